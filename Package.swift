@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode is the package default;
+/// these upcoming features keep imports and existentials explicit.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Workout",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "workoutd", targets: ["workoutd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, in quarantine.
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+
+        // A safe, generic wrapper of liblmdb.
+        .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
+        // Typed tables, ordered keys, secondary indexes, range scans, group commit, schema, backup.
+        .target(name: "Storage", dependencies: ["LMDB"], swiftSettings: strictSettings),
+
+        // Executables.
+        .executableTarget(
+            name: "workoutd",
+            dependencies: [
+                "Storage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // Tests, one target per module.
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strictSettings),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,415 @@
+internal import CLMDB
+import Synchronization
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// An open LMDB environment: one memory-mapped file holding named databases.
+///
+/// One environment per data directory per process. It is opened with `MDB_NOTLS`, so read
+/// transactions may run on any thread; write transactions are serialised by liblmdb itself
+/// (and, in this project, by the group-commit writer above it).
+///
+/// Transactions are scoped: ``read(_:)`` and ``write(_:)`` take synchronous, non-escaping
+/// closures and end the transaction when the closure returns. A write that fills the map
+/// grows it (up to ``Configuration/maxMapSize``) and runs the closure again, so a write
+/// closure must have no effects outside its transaction.
+///
+/// Call ``close()`` exactly once when done; `deinit` only checks that it was.
+public final class Environment: @unchecked Sendable {
+    // Safe because: `handle` is written once in init and freed once in close(), which holds
+    // the map lock exclusively, so no transaction is using it; every other use holds the map
+    // lock shared. `state` is behind a Mutex.
+    private let handle: OpaquePointer
+    private let mapLock = MapLock()
+    private let state: Mutex<State>
+
+    private struct State: ~Copyable {
+        var isClosed = false
+        var mapSize: Int
+        /// Reset read-only transactions, kept for `mdb_txn_renew` instead of a new `mdb_txn_begin`.
+        var idleReaders: [IdleReader] = []
+        var growthCount = 0
+    }
+
+    /// A reset read-only transaction handle waiting in the pool.
+    private struct IdleReader: @unchecked Sendable {
+        // Safe because: a reset transaction belongs to no thread (MDB_NOTLS) and is owned by
+        // the pool alone until popped, so exactly one thread uses it at a time.
+        let handle: OpaquePointer
+    }
+
+    /// How an environment is opened.
+    public struct Configuration: Sendable {
+        /// The initial size of the memory map in bytes (rounded to pages by liblmdb).
+        public var mapSize: Int = 64 << 20
+        /// How large the map may grow; a write past this fails with `mapFull`.
+        public var maxMapSize: Int = 1 << 40
+        /// The number of reader slots (concurrent read transactions across processes).
+        public var maxReaders: UInt32 = 254
+        /// The number of named databases the environment may hold.
+        public var maxDatabases: UInt32 = 64
+        /// Extra flags; `MDB_NOTLS` is always added.
+        public var flags: EnvironmentFlags = []
+        /// The mode of the files liblmdb creates.
+        public var fileMode: Int = 0o600
+        /// How many reset read transactions to keep for reuse.
+        public var idleReaderLimit: Int = 64
+
+        /// Creates the default configuration: durable (synced) commits, a 64 MiB map that grows.
+        public init() {}
+    }
+
+    /// The path the environment was opened at.
+    public let path: String
+    /// The configuration it was opened with.
+    public let configuration: Configuration
+    /// The largest key liblmdb accepts (`mdb_env_get_maxkeysize`, 511 by default).
+    public let maxKeySize: Int
+
+    /// Opens (creating if needed) the environment at `path`.
+    ///
+    /// Wraps `mdb_env_create`, `mdb_env_set_mapsize`, `mdb_env_set_maxreaders`,
+    /// `mdb_env_set_maxdbs` and `mdb_env_open`. lmdb.h: "If this function fails,
+    /// mdb_env_close() must be called to discard the MDB_env handle", so a failed open
+    /// closes the handle before throwing.
+    ///
+    /// - Parameters:
+    ///   - path: a directory holding `data.mdb` and `lock.mdb` (it must exist), or with
+    ///     `.noSubdirectory` the data file itself.
+    ///   - configuration: sizes and flags.
+    /// - Throws: ``LMDBError``: `invalid` when the file is not an LMDB environment,
+    ///   `permissionDenied` when it cannot be opened for writing, `versionMismatch`.
+    public init(path: String, configuration: Configuration = Configuration()) throws(LMDBError) {
+        var created: OpaquePointer?
+        try check("mdb_env_create") { mdb_env_create(&created) }
+        guard let env = created else {
+            throw LMDBError(code: .invalidArgument, operation: "mdb_env_create", message: "returned no handle")
+        }
+        do {
+            try check("mdb_env_set_mapsize") { mdb_env_set_mapsize(env, configuration.mapSize) }
+            try check("mdb_env_set_maxreaders") { mdb_env_set_maxreaders(env, configuration.maxReaders) }
+            try check("mdb_env_set_maxdbs") { mdb_env_set_maxdbs(env, MDB_dbi(configuration.maxDatabases)) }
+            let flags = configuration.flags.union(.noThreadLocalStorage).rawValue
+            try check("mdb_env_open", context: path) {
+                mdb_env_open(env, path, flags, mode_t(configuration.fileMode))
+            }
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        self.handle = env
+        self.path = path
+        self.configuration = configuration
+        self.maxKeySize = Int(mdb_env_get_maxkeysize(env))
+        self.state = Mutex(State(mapSize: info.me_mapsize))
+    }
+
+    deinit {
+        let closed = state.withLock { $0.isClosed }
+        assert(closed, "Environment at \(path) was not closed")
+        if !closed { mdb_env_close(handle) }
+    }
+
+    /// Closes the environment, waiting for running transactions to end first. Calling it
+    /// again does nothing. Wraps `mdb_env_close`.
+    public func close() {
+        mapLock.withExclusive {
+            let readers: [IdleReader]? = state.withLock { state in
+                if state.isClosed { return nil }
+                state.isClosed = true
+                defer { state.idleReaders = [] }
+                return state.idleReaders
+            }
+            guard let readers else { return }
+            for reader in readers { mdb_txn_abort(reader.handle) }
+            mdb_env_close(handle)
+        }
+    }
+
+    /// The current size of the memory map in bytes.
+    public var mapSize: Int { state.withLock { $0.mapSize } }
+
+    /// How many times this process grew the map because a write filled it.
+    public var growthCount: Int { state.withLock { $0.growthCount } }
+
+    private func ensureOpen(_ operation: String) throws(LMDBError) {
+        if state.withLock({ $0.isClosed }) {
+            throw LMDBError(code: .closed, operation: operation, message: "the environment at \(path) is closed")
+        }
+    }
+
+    // MARK: Databases
+
+    /// Opens a named database (a table), creating it when `flags` has `.create`.
+    ///
+    /// Runs in a write transaction of its own. Handles stay valid until the environment closes;
+    /// open every database at start-up, before concurrent use. Wraps `mdb_dbi_open`.
+    ///
+    /// - Parameters:
+    ///   - name: the database's name, or `nil` for the unnamed main database.
+    ///   - flags: `.create` and key flags.
+    /// - Returns: the handle.
+    /// - Throws: ``LMDBError``; `notFound` when the database does not exist and `.create` was not given.
+    public func openDatabase(named name: String?, flags: DatabaseFlags = [.create]) throws -> Database {
+        try ensureOpen("mdb_dbi_open")
+        let readOnly = configuration.flags.contains(.readOnly)
+        if readOnly {
+            return try read { txn in try txn.openDatabase(named: name, flags: flags) }
+        }
+        return try write { txn in try txn.openDatabase(named: name, flags: flags) }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a read-only transaction: a consistent snapshot that writers never block.
+    ///
+    /// Byte views handed out inside `body` are valid only until it returns: copy what you keep.
+    /// Do not wait inside `body` for a write to finish (a map resize waits for readers).
+    ///
+    /// - Parameter body: the reads.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws, or an ``LMDBError`` from beginning the transaction.
+    public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+        try mapLock.withShared {
+            let txn = try beginRead()
+            defer { endRead(txn) }
+            return try body(ReadTransaction(handle: txn, maxKeySize: maxKeySize))
+        }
+    }
+
+    private func beginRead() throws -> OpaquePointer {
+        var retriedResize = false
+        while true {
+            try ensureOpen("mdb_txn_begin")
+            let reusable = state.withLock { $0.idleReaders.popLast()?.handle }
+            var rc: Int32
+            var txn: OpaquePointer?
+            if let reusable {
+                rc = mdb_txn_renew(reusable)
+                if rc == 0 { return reusable }
+                mdb_txn_abort(reusable)
+            }
+            rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+            if rc == 0, let txn { return txn }
+            if rc == MDB_MAP_RESIZED, !retriedResize {
+                retriedResize = true
+                try adoptResizeFromAnotherProcess()
+                continue
+            }
+            throw LMDBError(returnCode: rc, operation: "mdb_txn_begin", context: "read-only")
+        }
+    }
+
+    private func endRead(_ txn: OpaquePointer) {
+        mdb_txn_reset(txn)
+        let limit = configuration.idleReaderLimit
+        let idle = IdleReader(handle: txn)
+        let kept = state.withLock { state in
+            guard !state.isClosed, state.idleReaders.count < limit else { return false }
+            state.idleReaders.append(idle)
+            return true
+        }
+        if !kept { mdb_txn_abort(txn) }
+    }
+
+    /// Runs `body` in a write transaction and commits it; if `body` throws, aborts it.
+    ///
+    /// The commit is synced to disk unless the environment was opened with `.noSync`.
+    /// When a write hits `MDB_MAP_FULL`, the transaction is aborted, the map grows (doubling,
+    /// up to ``Configuration/maxMapSize``) and `body` runs again from the start.
+    ///
+    /// - Parameter body: the writes; it may run more than once, so it must not have effects
+    ///   outside the transaction.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws, or an ``LMDBError`` from liblmdb.
+    public func write<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
+        while true {
+            let outcome: Result<R, any Error>
+            var mapWasFull = false
+            do {
+                outcome = try mapLock.withShared { () throws -> Result<R, any Error> in
+                    let handle = try beginWrite()
+                    var txn = WriteTransaction(handle: handle, maxKeySize: maxKeySize)
+                    let result: Result<R, any Error>
+                    do {
+                        result = .success(try body(&txn))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    if txn.hitMapFull {
+                        mdb_txn_abort(handle)
+                        mapWasFull = true
+                        return result
+                    }
+                    switch result {
+                    case .success:
+                        // lmdb.h: after mdb_txn_commit "the transaction handle is freed. It and
+                        // its cursors must not be used again after this call", even on failure.
+                        let rc = mdb_txn_commit(handle)
+                        if rc == MDB_MAP_FULL {
+                            mapWasFull = true
+                            return result
+                        }
+                        if rc != 0 {
+                            return .failure(LMDBError(returnCode: rc, operation: "mdb_txn_commit"))
+                        }
+                    case .failure:
+                        mdb_txn_abort(handle)
+                    }
+                    return result
+                }
+            }
+            if mapWasFull {
+                try grow()
+                continue
+            }
+            return try outcome.get()
+        }
+    }
+
+    private func beginWrite() throws -> OpaquePointer {
+        try ensureOpen("mdb_txn_begin")
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(handle, nil, 0, &txn)
+        if rc == 0, let txn { return txn }
+        throw LMDBError(returnCode: rc, operation: "mdb_txn_begin", context: "read-write")
+    }
+
+    // MARK: Map size
+
+    /// Doubles the map size, or fails with `mapFull` when it is already at the maximum.
+    private func grow() throws {
+        try resize { current in
+            guard current < configuration.maxMapSize else {
+                throw LMDBError(
+                    code: .mapFull, operation: "mdb_env_set_mapsize",
+                    message: "the map is full at its maximum size of \(configuration.maxMapSize) bytes")
+            }
+            return min(max(current * 2, current + (1 << 20)), configuration.maxMapSize)
+        }
+    }
+
+    /// Grows the map to at least `size` bytes. Waits for running transactions to end.
+    ///
+    /// - Parameter size: the new size in bytes; a smaller one than the current leaves it be.
+    public func setMapSize(atLeast size: Int) throws {
+        try resize { current in max(current, size) }
+    }
+
+    private func adoptResizeFromAnotherProcess() throws {
+        // lmdb.h: "If the mapsize is increased by another process ... mdb_txn_begin() will
+        // return MDB_MAP_RESIZED. This function may be called with a size of zero to adopt
+        // the new size."
+        try mapLock.withExclusive {
+            try ensureOpen("mdb_env_set_mapsize")
+            try drainIdleReaders()
+            try check("mdb_env_set_mapsize") { mdb_env_set_mapsize(handle, 0) }
+            var info = MDB_envinfo()
+            mdb_env_info(handle, &info)
+            state.withLock { $0.mapSize = info.me_mapsize }
+        }
+    }
+
+    private func resize(_ newSize: (Int) throws -> Int) throws {
+        if mapLock.isHeldSharedByCurrentThread {
+            throw LMDBError(
+                code: .badTransaction, operation: "mdb_env_set_mapsize",
+                message: "the map cannot grow while this thread has a transaction open")
+        }
+        try mapLock.withExclusive {
+            try ensureOpen("mdb_env_set_mapsize")
+            let current = state.withLock { $0.mapSize }
+            let target = try newSize(current)
+            guard target > current else { return }
+            try drainIdleReaders()
+            try check("mdb_env_set_mapsize") { mdb_env_set_mapsize(handle, target) }
+            var info = MDB_envinfo()
+            mdb_env_info(handle, &info)
+            state.withLock {
+                $0.mapSize = info.me_mapsize
+                $0.growthCount += 1
+            }
+        }
+    }
+
+    /// Frees the idle read transactions (called with the map lock held exclusively).
+    private func drainIdleReaders() throws {
+        let readers = state.withLock { state in
+            defer { state.idleReaders = [] }
+            return state.idleReaders
+        }
+        for reader in readers { mdb_txn_abort(reader.handle) }
+    }
+
+    // MARK: Maintenance
+
+    /// Writes a consistent copy of the environment while transactions go on.
+    ///
+    /// Wraps `mdb_env_copy2`. lmdb.h: "This function may be used to make a backup of an
+    /// existing environment. No lockfile is created, since it gets recreated at need."
+    /// With `compact`, free pages are omitted and pages are renumbered sequentially.
+    ///
+    /// - Parameters:
+    ///   - path: an existing, empty directory (or with `.noSubdirectory`, the file to create).
+    ///   - compact: whether to omit free pages (`MDB_CP_COMPACT`).
+    public func copy(to path: String, compact: Bool = true) throws {
+        try mapLock.withShared { () throws(LMDBError) in
+            try ensureOpen("mdb_env_copy2")
+            try check("mdb_env_copy2", context: path) {
+                mdb_env_copy2(handle, path, compact ? UInt32(MDB_CP_COMPACT) : 0)
+            }
+        }
+    }
+
+    /// Flushes the data buffers to disk. Only needed with `.noSync` or `.noMetaSync`.
+    /// Wraps `mdb_env_sync`.
+    public func sync() throws {
+        try mapLock.withShared { () throws(LMDBError) in
+            try ensureOpen("mdb_env_sync")
+            try check("mdb_env_sync") { mdb_env_sync(handle, 1) }
+        }
+    }
+
+    /// Facts about the environment: map size, pages in use, last transaction, readers.
+    /// Wraps `mdb_env_info` and `mdb_env_stat`.
+    public func info() throws -> EnvironmentInfo {
+        try mapLock.withShared { () throws(LMDBError) in
+            try ensureOpen("mdb_env_info")
+            var info = MDB_envinfo()
+            var stat = MDB_stat()
+            try check("mdb_env_info") { mdb_env_info(handle, &info) }
+            try check("mdb_env_stat") { mdb_env_stat(handle, &stat) }
+            return EnvironmentInfo(
+                mapSize: info.me_mapsize,
+                pageSize: Int(stat.ms_psize),
+                lastPageNumber: info.me_last_pgno,
+                lastTransactionID: info.me_last_txnid,
+                maxReaders: Int(info.me_maxreaders),
+                readersInUse: Int(info.me_numreaders))
+        }
+    }
+}
+
+/// What ``Environment/info()`` reports.
+public struct EnvironmentInfo: Sendable, Hashable {
+    /// The size of the memory map in bytes.
+    public var mapSize: Int
+    /// The database page size in bytes.
+    public var pageSize: Int
+    /// The number of the last page used; `(lastPageNumber + 1) * pageSize` is the space in use.
+    public var lastPageNumber: Int
+    /// The id of the last committed transaction.
+    public var lastTransactionID: Int
+    /// The number of reader slots.
+    public var maxReaders: Int
+    /// The number of reader slots in use.
+    public var readersInUse: Int
+
+    /// The bytes of the map that hold data (used pages times the page size).
+    public var usedBytes: Int { (lastPageNumber + 1) * pageSize }
+}

@@ -1,0 +1,146 @@
+internal import CLMDB
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// An error returned by liblmdb, or by this wrapper where it refuses a call that liblmdb
+/// would reject less clearly (an oversized key, a closed environment).
+public struct LMDBError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable set of cases over LMDB's own return codes and `errno`.
+    public let code: Code
+    /// The C call (or wrapper operation) that failed, for example `mdb_put`.
+    public let operation: String
+    /// A readable explanation, starting with LMDB's own text for the code.
+    public let message: String
+
+    /// Creates an error for a return code of a liblmdb call.
+    ///
+    /// - Parameters:
+    ///   - returnCode: what the C call returned (an `MDB_*` code or an `errno` value).
+    ///   - operation: the name of the C call.
+    ///   - context: extra words for the message (a path, a table name), or `nil`.
+    public init(returnCode: Int32, operation: String, context: String? = nil) {
+        self.code = Code(rawValue: returnCode)
+        self.operation = operation
+        let text = String(cString: mdb_strerror(returnCode))
+        if let context {
+            self.message = "\(operation): \(text) (\(context))"
+        } else {
+            self.message = "\(operation): \(text)"
+        }
+    }
+
+    /// Creates an error the wrapper raises itself, with its own message.
+    public init(code: Code, operation: String, message: String) {
+        self.code = code
+        self.operation = operation
+        self.message = "\(operation): \(message)"
+    }
+
+    public var description: String { message }
+
+    /// A kind of LMDB failure. Its raw value is the C return code, so codes that this
+    /// wrapper does not name (any `errno`) still compare and print correctly.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The C return code: one of `MDB_*` (negative) or an `errno` value (positive).
+        public let rawValue: Int32
+
+        /// Creates a code from a C return code.
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// `MDB_KEYEXIST`: the key/data pair already exists.
+        public static let keyExists = Code(rawValue: MDB_KEYEXIST)
+        /// `MDB_NOTFOUND`: no such key (the wrapper turns this into `nil` where it can).
+        public static let notFound = Code(rawValue: MDB_NOTFOUND)
+        /// `MDB_PAGE_NOTFOUND`: a requested page was not found, usually corruption.
+        public static let pageNotFound = Code(rawValue: MDB_PAGE_NOTFOUND)
+        /// `MDB_CORRUPTED`: the located page was the wrong type.
+        public static let corrupted = Code(rawValue: MDB_CORRUPTED)
+        /// `MDB_PANIC`: a fatal error; the environment must be closed.
+        public static let panic = Code(rawValue: MDB_PANIC)
+        /// `MDB_VERSION_MISMATCH`: the environment was written by another LMDB version.
+        public static let versionMismatch = Code(rawValue: MDB_VERSION_MISMATCH)
+        /// `MDB_INVALID`: the file is not an LMDB data file.
+        public static let invalid = Code(rawValue: MDB_INVALID)
+        /// `MDB_MAP_FULL`: the environment's map size is reached.
+        public static let mapFull = Code(rawValue: MDB_MAP_FULL)
+        /// `MDB_DBS_FULL`: the maximum number of named databases is reached.
+        public static let databasesFull = Code(rawValue: MDB_DBS_FULL)
+        /// `MDB_READERS_FULL`: every reader slot is taken.
+        public static let readersFull = Code(rawValue: MDB_READERS_FULL)
+        /// `MDB_TXN_FULL`: the transaction has too many dirty pages.
+        public static let transactionFull = Code(rawValue: MDB_TXN_FULL)
+        /// `MDB_CURSOR_FULL`: the cursor stack is too deep (internal).
+        public static let cursorFull = Code(rawValue: MDB_CURSOR_FULL)
+        /// `MDB_PAGE_FULL`: a page has no more space (internal).
+        public static let pageFull = Code(rawValue: MDB_PAGE_FULL)
+        /// `MDB_MAP_RESIZED`: another process grew the map beyond this process's map size.
+        public static let mapResized = Code(rawValue: MDB_MAP_RESIZED)
+        /// `MDB_INCOMPATIBLE`: the operation does not fit the database's flags.
+        public static let incompatible = Code(rawValue: MDB_INCOMPATIBLE)
+        /// `MDB_BAD_RSLOT`: a reader slot was used wrongly.
+        public static let badReaderSlot = Code(rawValue: MDB_BAD_RSLOT)
+        /// `MDB_BAD_TXN`: the transaction must abort, has a child, or is invalid.
+        public static let badTransaction = Code(rawValue: MDB_BAD_TXN)
+        /// `MDB_BAD_VALSIZE`: a key or value has an unsupported size (an empty or oversized key).
+        public static let badValueSize = Code(rawValue: MDB_BAD_VALSIZE)
+        /// `MDB_BAD_DBI`: the database handle was changed unexpectedly.
+        public static let badDatabase = Code(rawValue: MDB_BAD_DBI)
+        /// `EACCES`: permission denied (a data directory that is not writable).
+        public static let permissionDenied = Code(rawValue: EACCES)
+        /// `ENOENT`: no such file or directory.
+        public static let noSuchFile = Code(rawValue: ENOENT)
+        /// `ENOSPC`: the disk is full.
+        public static let noSpace = Code(rawValue: ENOSPC)
+        /// `EINVAL`: an invalid parameter, or a call at the wrong time.
+        public static let invalidArgument = Code(rawValue: EINVAL)
+        /// `EBADF`: the environment is closed (raised by this wrapper).
+        public static let closed = Code(rawValue: EBADF)
+
+        public var description: String {
+            switch self {
+            case .keyExists: "keyExists"
+            case .notFound: "notFound"
+            case .pageNotFound: "pageNotFound"
+            case .corrupted: "corrupted"
+            case .panic: "panic"
+            case .versionMismatch: "versionMismatch"
+            case .invalid: "invalid"
+            case .mapFull: "mapFull"
+            case .databasesFull: "databasesFull"
+            case .readersFull: "readersFull"
+            case .transactionFull: "transactionFull"
+            case .cursorFull: "cursorFull"
+            case .pageFull: "pageFull"
+            case .mapResized: "mapResized"
+            case .incompatible: "incompatible"
+            case .badReaderSlot: "badReaderSlot"
+            case .badTransaction: "badTransaction"
+            case .badValueSize: "badValueSize"
+            case .badDatabase: "badDatabase"
+            case .permissionDenied: "permissionDenied"
+            case .noSuchFile: "noSuchFile"
+            case .noSpace: "noSpace"
+            case .invalidArgument: "invalidArgument"
+            case .closed: "closed"
+            default: "code(\(rawValue))"
+            }
+        }
+    }
+}
+
+/// Runs a liblmdb call and throws its return code as an ``LMDBError`` unless it is 0.
+///
+/// - Parameters:
+///   - operation: the C call's name, for the error.
+///   - context: extra words for the error's message.
+///   - call: the call, returning an LMDB return code.
+@inline(__always)
+func check(_ operation: String, context: @autoclosure () -> String? = nil, _ call: () -> Int32) throws(LMDBError) {
+    let rc = call()
+    if rc != 0 {
+        throw LMDBError(returnCode: rc, operation: operation, context: context())
+    }
+}

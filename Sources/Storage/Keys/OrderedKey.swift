@@ -1,0 +1,168 @@
+public import Foundation
+
+/// A key under construction or taken apart: a tuple of components encoded so that comparing
+/// the bytes (as LMDB does, with `memcmp`) compares the tuples component by component.
+///
+/// The encodings, each chosen so byte order is value order:
+///
+/// ```
+/// UInt8/16/32/64   big-endian, fixed width
+/// Int32/Int64      big-endian with the sign bit flipped (so -1 < 0 < 1, across 1970 for timestamps)
+/// UUID             its 16 bytes
+/// String           UTF-8, every 0x00 written as 00 FF, then the terminator 00 01
+///                  (so "a" < "a\0" < "ab", and a string can be followed by more components)
+/// ```
+public struct OrderedKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The encoded bytes.
+    public private(set) var bytes: [UInt8]
+
+    /// An empty key, to append components to.
+    public init() { bytes = [] }
+
+    /// A key made of already encoded bytes.
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Reserves room for `count` more bytes.
+    public mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
+
+    /// Appends an unsigned integer, big-endian.
+    public mutating func append<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends a signed 64-bit integer so that negative values sort before positive ones.
+    public mutating func append(_ value: Int64) {
+        append(UInt64(bitPattern: value) ^ (1 << 63))
+    }
+
+    /// Appends a signed 32-bit integer so that negative values sort before positive ones.
+    public mutating func append(_ value: Int32) {
+        append(UInt32(bitPattern: value) ^ (1 << 31))
+    }
+
+    /// Appends the 16 bytes of a UUID.
+    public mutating func append(_ value: UUID) {
+        withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends a string: UTF-8 with 0x00 escaped as `00 FF`, then the terminator `00 01`.
+    public mutating func append(_ value: String) {
+        for byte in value.utf8 {
+            bytes.append(byte)
+            if byte == 0 { bytes.append(0xFF) }
+        }
+        bytes.append(0x00)
+        bytes.append(0x01)
+    }
+
+    /// Appends raw bytes as they are (for a fixed-width component the caller encodes).
+    public mutating func append(raw: some Sequence<UInt8>) {
+        bytes.append(contentsOf: raw)
+    }
+
+    /// Appends a component that knows its own encoding.
+    public mutating func append(_ component: some OrderedKeyCodable) {
+        component.encode(into: &self)
+    }
+
+    /// The key made of this one followed by `component`.
+    public func appending(_ component: some OrderedKeyCodable) -> OrderedKey {
+        var copy = self
+        copy.append(component)
+        return copy
+    }
+
+    public static func < (lhs: OrderedKey, rhs: OrderedKey) -> Bool {
+        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+
+    public var description: String {
+        bytes.map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}
+
+/// Reads the components of an encoded key back, in the order they were appended.
+public struct OrderedKeyReader: ~Copyable {
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+
+    /// Reads `bytes`, which must outlive the reader.
+    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// Whether every byte has been read.
+    public var isAtEnd: Bool { offset == bytes.count }
+
+    private func malformed(_ what: String) -> StorageError {
+        StorageError(.malformedKey, "key of \(bytes.count) bytes ends before its \(what) at offset \(offset)")
+    }
+
+    /// Reads a big-endian unsigned integer.
+    public mutating func read<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) throws -> T {
+        let size = MemoryLayout<T>.size
+        guard bytes.count - offset >= size else { throw malformed(String(describing: T.self)) }
+        var value: T = 0
+        for index in offset..<(offset + size) {
+            value = (value << 8) | T(bytes[index])
+        }
+        offset += size
+        return value
+    }
+
+    /// Reads a signed 64-bit integer written by ``OrderedKey/append(_:)-(Int64)``.
+    public mutating func read(_: Int64.Type = Int64.self) throws -> Int64 {
+        Int64(bitPattern: try read(UInt64.self) ^ (1 << 63))
+    }
+
+    /// Reads a signed 32-bit integer.
+    public mutating func read(_: Int32.Type = Int32.self) throws -> Int32 {
+        Int32(bitPattern: try read(UInt32.self) ^ (1 << 31))
+    }
+
+    /// Reads a UUID's 16 bytes.
+    public mutating func read(_: UUID.Type = UUID.self) throws -> UUID {
+        guard bytes.count - offset >= 16 else { throw malformed("UUID") }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 16)]))
+        }
+        offset += 16
+        return UUID(uuid: uuid)
+    }
+
+    /// Reads a string written by ``OrderedKey/append(_:)-(String)``.
+    public mutating func read(_: String.Type = String.self) throws -> String {
+        var utf8: [UInt8] = []
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            offset += 1
+            guard byte == 0 else {
+                utf8.append(byte)
+                continue
+            }
+            guard offset < bytes.count else { throw malformed("string terminator") }
+            let marker = bytes[offset]
+            offset += 1
+            switch marker {
+            case 0x01: return String(decoding: utf8, as: UTF8.self)
+            case 0xFF: utf8.append(0)
+            default:
+                throw StorageError(.malformedKey, "invalid string escape 00 \(marker) at offset \(offset - 1)")
+            }
+        }
+        throw malformed("string terminator")
+    }
+
+    /// Reads a component that knows its own encoding.
+    public mutating func read<T: OrderedKeyCodable>(_: T.Type = T.self) throws -> T {
+        try T(reading: &self)
+    }
+
+    /// Reads the remaining bytes.
+    public mutating func readRemaining() -> [UInt8] {
+        defer { offset = bytes.count }
+        return Array(bytes[offset...])
+    }
+}

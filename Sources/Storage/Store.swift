@@ -1,0 +1,203 @@
+import Foundation
+public import LMDB
+
+/// The application's store: one LMDB environment in a data directory, the schema's tables,
+/// and the group-commit writer.
+///
+/// Reads run on the caller's thread in a read transaction (``read(_:)``); writes go through
+/// ``writer`` (``write(_:)``), which shares one synced commit among all waiting writes.
+/// Opening a store creates the directory (mode 0700) if needed, opens every table and runs
+/// the migrations the stored schema version calls for.
+public final class Store: Sendable {
+    /// The data directory.
+    public let directory: String
+    /// The LMDB environment.
+    public let environment: Environment
+    /// The single writer.
+    public let writer: GroupCommitWriter
+    /// The schema the store was opened with.
+    public let schema: Schema
+    /// The schema version found on disk before migrations ran (0 for a new store).
+    public let versionAtOpen: UInt32
+    private let databases: [String: Database]
+    private let meta: Database
+
+    /// The meta table's key for the schema version (a big-endian UInt32).
+    static let schemaVersionKey = Array("schema_version".utf8)
+    /// The meta table's key for the store's identity, so a foreign LMDB file is not taken for ours.
+    static let identityKey = Array("identity".utf8)
+    /// What the identity key holds.
+    static let identity = Array("workout-store".utf8)
+
+    /// Opens the store in `directory`, creating it if missing.
+    ///
+    /// - Parameters:
+    ///   - directory: the data directory (created with mode 0700).
+    ///   - schema: the tables and migrations.
+    ///   - configuration: LMDB sizes; durable commits unless its flags say otherwise.
+    /// - Throws: ``StorageError``: `dataDirectory` when the directory cannot be created or
+    ///   written, `notAStore` when it holds something else, `schemaTooNew`, `migrationFailed`.
+    public init(directory: String, schema: Schema, configuration: Environment.Configuration = .init()) throws {
+        try Store.prepareDirectory(directory, readOnly: configuration.flags.contains(.readOnly))
+        let environment: Environment
+        do {
+            environment = try Environment(path: directory, configuration: configuration)
+        } catch let error where error.code == .invalid || error.code == .versionMismatch {
+            throw StorageError(.notAStore, "\(directory)/data.mdb is not an LMDB data file of this version", underlying: error)
+        } catch let error where error.code == .permissionDenied || error.code == .noSuchFile {
+            throw StorageError(.dataDirectory, "cannot open the store in \(directory)", underlying: error)
+        } catch {
+            throw StorageError(.database, "cannot open the store in \(directory)", underlying: error)
+        }
+        do {
+            let opened = try Store.openTables(environment, schema: schema)
+            self.meta = opened.meta
+            self.databases = opened.databases
+            self.versionAtOpen = opened.version
+        } catch {
+            environment.close()
+            throw error
+        }
+        self.directory = directory
+        self.environment = environment
+        self.schema = schema
+        self.writer = GroupCommitWriter(environment: environment)
+    }
+
+    /// Creates the directory if missing and checks that it can be used.
+    private static func prepareDirectory(_ directory: String, readOnly: Bool) throws {
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        if files.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StorageError(.dataDirectory, "\(directory) exists and is not a directory")
+            }
+        } else {
+            guard !readOnly else { throw StorageError(.dataDirectory, "\(directory) does not exist") }
+            do {
+                try files.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StorageError(.dataDirectory, "cannot create the data directory \(directory)", underlying: SendableError(error))
+            }
+        }
+        if !readOnly && !files.isWritableFile(atPath: directory) {
+            throw StorageError(.dataDirectory, "the data directory \(directory) is not writable")
+        }
+    }
+
+    private static func openTables(_ environment: Environment, schema: Schema) throws -> (meta: Database, databases: [String: Database], version: UInt32) {
+        let readOnly = environment.configuration.flags.contains(.readOnly)
+        let names = Set(schema.tables)
+        precondition(!names.contains(Schema.metaTableName), "\(Schema.metaTableName) is the store's own table")
+        precondition(names.count == schema.tables.count, "the schema names a table twice")
+        if readOnly {
+            return try environment.read { txn in
+                guard let meta = try txn.existingDatabase(named: Schema.metaTableName) else {
+                    throw StorageError(.notAStore, "\(environment.path) holds no Workout store")
+                }
+                let version = try Store.checkIdentity(txn, meta: meta, path: environment.path, schema: schema)
+                guard version == schema.version else {
+                    throw StorageError(.schemaTooNew, "\(environment.path) is at schema version \(version); this build needs \(schema.version) and opens it read-only")
+                }
+                var databases: [String: Database] = [:]
+                for name in schema.tables {
+                    guard let database = try txn.existingDatabase(named: name) else {
+                        throw StorageError(.notAStore, "\(environment.path) has no table \(name)")
+                    }
+                    databases[name] = database
+                }
+                return (meta, databases, version)
+            }
+        }
+        return try environment.write { txn in
+            let main = try txn.existingDatabase(named: nil)
+            let isEmpty = try main.map { try txn.statistics(of: $0).entries } ?? 0 == 0
+            let meta = try txn.createDatabase(named: Schema.metaTableName)
+            let version: UInt32
+            if isEmpty {
+                try txn.put(Store.identity, forKey: Store.identityKey, in: meta)
+                version = 0
+            } else {
+                version = try Store.checkIdentity(txn, meta: meta, path: environment.path, schema: schema)
+            }
+            var databases: [String: Database] = [:]
+            for name in schema.tables { databases[name] = try txn.createDatabase(named: name) }
+            let context = MigrationContext(databases: databases)
+            for migration in schema.migrations.sorted(by: { $0.version < $1.version })
+            where migration.version > version && migration.version <= schema.version {
+                do {
+                    try migration.apply(&txn, context)
+                } catch {
+                    throw StorageError(
+                        .migrationFailed, "migration to schema version \(migration.version) (\(migration.summary)) failed",
+                        underlying: SendableError(error))
+                }
+            }
+            if version != schema.version {
+                try txn.put(Store.encode(schema.version), forKey: Store.schemaVersionKey, in: meta)
+            }
+            return (meta, databases, version)
+        }
+    }
+
+    /// Checks that the store is ours and not newer than `schema`; returns its version.
+    private static func checkIdentity(_ txn: borrowing some TransactionReading & ~Copyable, meta: Database, path: String, schema: Schema) throws -> UInt32 {
+        guard try txn.value(in: meta, forKey: Store.identityKey) == Store.identity else {
+            throw StorageError(.notAStore, "\(path) holds an LMDB environment that is not a Workout store")
+        }
+        let stored = try txn.value(in: meta, forKey: Store.schemaVersionKey).map(Store.decode) ?? 0
+        guard stored <= schema.version else {
+            throw StorageError(.schemaTooNew, "\(path) was written by schema version \(stored); this build knows up to \(schema.version)")
+        }
+        return stored
+    }
+
+    static func encode(_ version: UInt32) -> [UInt8] {
+        withUnsafeBytes(of: version.bigEndian) { Array($0) }
+    }
+
+    static func decode(_ bytes: [UInt8]) -> UInt32 {
+        bytes.prefix(4).reduce(0) { ($0 << 8) | UInt32($1) }
+    }
+
+    /// The schema version stored in the meta table.
+    public func storedSchemaVersion() throws -> UInt32 {
+        try read { txn in try txn.value(in: meta, forKey: Store.schemaVersionKey).map(Store.decode) ?? 0 }
+    }
+
+    /// The table `name` with the given key and value types.
+    ///
+    /// - Throws: ``StorageError`` `unknownTable` when the schema does not declare it.
+    public func table<K, V>(_ name: String, keyType: K.Type = K.self, valueType: V.Type = V.self) throws -> Table<K, V> {
+        try MigrationContext(databases: databases).table(name)
+    }
+
+    /// The handle of a declared table or index, for ``SecondaryIndex``.
+    public func database(_ name: String) throws -> Database {
+        guard let database = databases[name] else {
+            throw StorageError(.unknownTable, "the schema declares no table named \(name)")
+        }
+        return database
+    }
+
+    /// Runs `body` in a read transaction on the calling thread.
+    public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+        try environment.read(body)
+    }
+
+    /// Applies `operation` in the next group commit; returns once it is durable.
+    public func write<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) async throws -> R {
+        try await writer.write(operation)
+    }
+
+    /// Applies `operation` in the next group commit, blocking until it is durable.
+    public func writeAndWait<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) throws -> R {
+        try writer.writeAndWait(operation)
+    }
+
+    /// Flushes the writer and closes the environment. Call once, when nothing else uses the store.
+    public func close() {
+        writer.close()
+        environment.close()
+    }
+}

@@ -1,0 +1,134 @@
+public import LMDB
+
+/// Which way a scan walks its range.
+public enum ScanDirection: Sendable, Hashable {
+    /// Ascending key order.
+    case forward
+    /// Descending key order.
+    case backward
+}
+
+/// What to scan: a range, a direction, how many entries at most, and where to resume.
+public struct ScanRequest: Sendable, Hashable {
+    /// The keys to visit.
+    public var range: KeyRange
+    /// Ascending or descending.
+    public var direction: ScanDirection
+    /// The most entries to return, or `nil` for all.
+    public var limit: Int?
+    /// Continue after this key (exclusive): the ``ScanPage/resumeAfter`` of the previous page.
+    public var after: [UInt8]?
+
+    /// Describes a scan.
+    public init(range: KeyRange = .all, direction: ScanDirection = .forward, limit: Int? = nil, after: [UInt8]? = nil) {
+        self.range = range
+        self.direction = direction
+        self.limit = limit
+        self.after = after
+    }
+}
+
+/// One page of a scan.
+public struct ScanPage<Element> {
+    /// The entries, in scan order.
+    public var elements: [Element]
+    /// The key to pass as ``ScanRequest/after`` for the next page, or `nil` when the range
+    /// holds nothing more.
+    public var resumeAfter: [UInt8]?
+}
+
+extension ScanPage: Sendable where Element: Sendable {}
+
+extension TransactionReading where Self: ~Copyable {
+    /// Visits the entries of `database` that `request` selects, in order, handing each to
+    /// `visit` without copying. Cost: one seek plus one step per entry visited.
+    ///
+    /// - Parameters:
+    ///   - database: the table.
+    ///   - request: range, direction, limit and resume key.
+    ///   - visit: called with each entry's key and value (valid only during the call).
+    /// - Returns: the resume key when `limit` entries were visited and more remain, else `nil`.
+    public func scanRaw(
+        _ database: Database, _ request: ScanRequest,
+        _ visit: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void
+    ) throws -> [UInt8]? {
+        let range = request.range
+        if let limit = request.limit, limit <= 0 { return nil }
+        return try withCursor(on: database) { cursor in
+            var entry: Cursor.Entry?
+            switch request.direction {
+            case .forward:
+                entry = try positionForward(&cursor, range: range, after: request.after)
+            case .backward:
+                entry = try positionBackward(&cursor, range: range, after: request.after)
+            }
+            var visited = 0
+            var lastKey: [UInt8]?
+            while let current = entry {
+                let inRange = request.direction == .forward
+                    ? range.isBelowUpper(current.key) : range.isAboveLower(current.key)
+                guard inRange else { return nil }
+                if let limit = request.limit, visited == limit { return lastKey }
+                try visit(current.key, current.value)
+                visited += 1
+                if request.limit != nil { lastKey = Array(current.key) }
+                entry = request.direction == .forward ? try cursor.next() : try cursor.previous()
+            }
+            return nil
+        }
+    }
+
+    /// Puts the cursor on the first entry at or after the range's lower end (and after `after`).
+    private func positionForward(_ cursor: inout Cursor, range: KeyRange, after: [UInt8]?) throws -> Cursor.Entry? {
+        var entry: Cursor.Entry?
+        var exclusive: [UInt8]?
+        switch range.lower {
+        case .unbounded: entry = try cursor.first()
+        case .inclusive(let bound): entry = try cursor.seek(atLeast: bound)
+        case .exclusive(let bound):
+            entry = try cursor.seek(atLeast: bound)
+            exclusive = bound
+        }
+        if let after, isAfterLower(after, range) {
+            entry = try cursor.seek(atLeast: after)
+            exclusive = after
+        }
+        if let exclusive, let current = entry, current.key.elementsEqual(exclusive) {
+            entry = try cursor.next()
+        }
+        return entry
+    }
+
+    private func isAfterLower(_ key: [UInt8], _ range: KeyRange) -> Bool {
+        key.withUnsafeBytes { range.isAboveLower($0) }
+    }
+
+    /// Puts the cursor on the last entry at or before the range's upper end (and before `after`).
+    private func positionBackward(_ cursor: inout Cursor, range: KeyRange, after: [UInt8]?) throws -> Cursor.Entry? {
+        var start = range.upper
+        if let after, after.withUnsafeBytes({ range.isBelowUpper($0) }) {
+            start = .exclusive(after)
+        }
+        switch start {
+        case .unbounded:
+            return try cursor.last()
+        case .inclusive(let bound), .exclusive(let bound):
+            let inclusive = if case .inclusive = start { true } else { false }
+            guard let entry = try cursor.seek(atLeast: bound) else {
+                return try cursor.last()
+            }
+            if inclusive && entry.key.elementsEqual(bound) { return entry }
+            return try cursor.previous()
+        }
+    }
+
+    /// One page of `table`'s entries, decoded.
+    public func scan<K, V>(_ table: Table<K, V>, _ request: ScanRequest) throws -> ScanPage<(key: K, value: V)> {
+        var elements: [(key: K, value: V)] = []
+        if let limit = request.limit { elements.reserveCapacity(min(limit, 1024)) }
+        let resume = try scanRaw(table.database, request) { key, value in
+            elements.append((try table.decodeKey(key), try table.decodeValue(value, key: key)))
+        }
+        return ScanPage(elements: elements, resumeAfter: resume)
+    }
+}

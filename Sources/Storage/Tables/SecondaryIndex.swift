@@ -1,0 +1,186 @@
+public import LMDB
+
+/// A secondary index: a table whose keys are derived from another table's records and whose
+/// values are those records' primary keys.
+///
+/// The index keys a record produces must be unique across records, so they normally end
+/// with the primary key: `(user, time, record id)` indexes records by user and time.
+/// ``IndexedTable`` keeps an index in step with its table inside the same transaction.
+public struct SecondaryIndex<IndexKey: OrderedKeyCodable, PrimaryKey: OrderedKeyCodable, Value: StoredValue>: Sendable {
+    /// The database holding the index entries.
+    public let database: Database
+    /// The index keys of one record (none, one or several).
+    public let keys: @Sendable (_ primaryKey: PrimaryKey, _ value: Value) -> [IndexKey]
+
+    /// Declares an index stored in `database` whose entries `keys` derives from each record.
+    public init(database: Database, keys: @escaping @Sendable (_ primaryKey: PrimaryKey, _ value: Value) -> [IndexKey]) {
+        self.database = database
+        self.keys = keys
+    }
+
+    /// The index's name.
+    public var name: String { database.name ?? "(main)" }
+
+    func encodedKeys(_ primaryKey: PrimaryKey, _ value: Value) -> [[UInt8]] {
+        keys(primaryKey, value).map { $0.orderedKey.bytes }
+    }
+}
+
+/// A table together with the secondary indexes that must agree with it.
+///
+/// Writing through it (``WriteTransaction/put(_:forKey:in:)-(_,_,IndexedTable<K,V>)`` and
+/// ``WriteTransaction/delete(_:from:)-(_,IndexedTable<K,V>)``) updates every index in the
+/// same transaction: entries of the old version of a record that the new one no longer
+/// has are removed, new ones added. A record and its index entries therefore never disagree,
+/// even after a crash.
+public struct IndexedTable<Key: OrderedKeyCodable, Value: StoredValue>: Sendable {
+    /// The primary table.
+    public let table: Table<Key, Value>
+    let indexes: [ErasedIndex]
+
+    /// An index seen only as a database and a key function, so indexes of different key
+    /// types can sit in one list.
+    struct ErasedIndex: Sendable {
+        let database: Database
+        let keys: @Sendable (Key, Value) -> [[UInt8]]
+    }
+
+    /// A table with no indexes yet.
+    public init(_ table: Table<Key, Value>) {
+        self.table = table
+        self.indexes = []
+    }
+
+    private init(table: Table<Key, Value>, indexes: [ErasedIndex]) {
+        self.table = table
+        self.indexes = indexes
+    }
+
+    /// This table with `index` kept in step too.
+    public func indexed<IndexKey>(by index: SecondaryIndex<IndexKey, Key, Value>) -> IndexedTable {
+        IndexedTable(table: table, indexes: indexes + [ErasedIndex(database: index.database, keys: index.encodedKeys)])
+    }
+}
+
+/// A disagreement between a table and one of its indexes, found by
+/// ``TransactionReading/verifyIndexes(of:)``.
+public struct IndexProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The index's name.
+    public var index: String
+    /// The index key involved (hex).
+    public var indexKey: String
+    /// What is wrong.
+    public var problem: String
+
+    public var description: String { "\(index) \(indexKey): \(problem)" }
+}
+
+extension WriteTransaction {
+    /// Stores `value` under `key` and brings every index of `table` in step.
+    ///
+    /// - Returns: the value that was replaced, or `nil` for a new record.
+    @discardableResult
+    public mutating func put<K, V>(_ value: V, forKey key: K, in table: IndexedTable<K, V>) throws -> V? {
+        let keyBytes = key.orderedKey.bytes
+        let previous = try get(key, from: table.table)
+        try put(value.storedBytes(), forKey: keyBytes, in: table.table.database)
+        for index in table.indexes {
+            let old = previous.map { Set(index.keys(key, $0)) } ?? []
+            let new = index.keys(key, value)
+            for stale in old.subtracting(new) {
+                try delete(stale, in: index.database)
+            }
+            for entry in new where !old.contains(entry) {
+                try put(keyBytes, forKey: entry, in: index.database)
+            }
+        }
+        return previous
+    }
+
+    /// Deletes `key`'s record and its index entries.
+    ///
+    /// - Returns: the deleted value, or `nil` when there was none.
+    @discardableResult
+    public mutating func delete<K, V>(_ key: K, from table: IndexedTable<K, V>) throws -> V? {
+        guard let previous = try get(key, from: table.table) else { return nil }
+        try delete(key.orderedKey.bytes, in: table.table.database)
+        for index in table.indexes {
+            for entry in index.keys(key, previous) {
+                try delete(entry, in: index.database)
+            }
+        }
+        return previous
+    }
+}
+
+extension TransactionReading where Self: ~Copyable {
+    /// One page of an index's entries: index keys with the primary keys they point at.
+    public func scan<IK, K, V>(_ index: SecondaryIndex<IK, K, V>, _ request: ScanRequest) throws -> ScanPage<(indexKey: IK, primaryKey: K)> {
+        var elements: [(indexKey: IK, primaryKey: K)] = []
+        let resume = try scanRaw(index.database, request) { key, value in
+            elements.append((try IK(decodingKey: key), try K(decodingKey: value)))
+        }
+        return ScanPage(elements: elements, resumeAfter: resume)
+    }
+
+    /// One page of records found through an index, in index order: a range scan of the index
+    /// plus one lookup per entry, O(log n + k).
+    ///
+    /// - Throws: ``StorageError`` `corruptValue` when an entry points at no record.
+    public func scanRecords<IK, K, V>(
+        _ index: SecondaryIndex<IK, K, V>, in table: IndexedTable<K, V>, _ request: ScanRequest
+    ) throws -> ScanPage<(key: K, value: V)> {
+        var elements: [(key: K, value: V)] = []
+        let resume = try scanRaw(index.database, request) { indexKey, primaryKey in
+            let keyBytes = Array(primaryKey)
+            let record = try withValue(in: table.table.database, forKey: keyBytes) { bytes in
+                try table.table.decodeValue(bytes, key: primaryKey)
+            }
+            guard let record else {
+                throw StorageError(
+                    .corruptValue,
+                    "index \(index.name) entry \(OrderedKey(bytes: Array(indexKey))) points at a missing record")
+            }
+            elements.append((try table.table.decodeKey(primaryKey), record))
+        }
+        return ScanPage(elements: elements, resumeAfter: resume)
+    }
+
+    /// Checks that every index entry of `table` points at a record that produces it, and
+    /// that every record has all its entries. Reads every entry: for tests and `check` tools.
+    public func verifyIndexes<K, V>(of table: IndexedTable<K, V>) throws -> [IndexProblem] {
+        var problems: [IndexProblem] = []
+        var expected: [Int: Set<[UInt8]>] = [:]
+        _ = try scanRaw(table.table.database, ScanRequest()) { key, value in
+            let primaryKey = try table.table.decodeKey(key)
+            let record = try table.table.decodeValue(value, key: key)
+            for (position, index) in table.indexes.enumerated() {
+                for entry in index.keys(primaryKey, record) {
+                    expected[position, default: []].insert(entry)
+                    let problem: String? = switch try self.value(in: index.database, forKey: entry) {
+                    case nil: "missing entry for record \(OrderedKey(bytes: Array(key)))"
+                    case let target? where target != Array(key):
+                        "points at \(OrderedKey(bytes: target)) instead of \(OrderedKey(bytes: Array(key)))"
+                    default: nil
+                    }
+                    if let problem {
+                        problems.append(IndexProblem(
+                            index: index.database.name ?? "(main)", indexKey: OrderedKey(bytes: entry).description,
+                            problem: problem))
+                    }
+                }
+            }
+        }
+        for (position, index) in table.indexes.enumerated() {
+            let wanted = expected[position] ?? []
+            _ = try scanRaw(index.database, ScanRequest()) { key, _ in
+                if !wanted.contains(Array(key)) {
+                    problems.append(IndexProblem(
+                        index: index.database.name ?? "(main)", indexKey: OrderedKey(bytes: Array(key)).description,
+                        problem: "entry belongs to no record"))
+                }
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,199 @@
+import Dispatch
+public import LMDB
+import Synchronization
+
+/// The single writer: gathers every write operation that is waiting, applies each in its
+/// own nested transaction, commits them all at once (one fsync), and only then completes
+/// every caller with its own result.
+///
+/// Rules (see the module's README.md):
+/// 1. Operations may be submitted from any thread; they run one at a time on the writer's
+///    serial queue, in submission order.
+/// 2. A failing operation is rolled back alone (its nested transaction aborts); its
+///    neighbours in the batch commit.
+/// 3. No caller hears success before the batch's commit has returned, so an acknowledged
+///    write is durable.
+/// 4. An operation may run more than once (when the map grows, the whole batch is applied
+///    again), so it must have no effects outside its transaction.
+/// 5. Completions run on the writer's queue: they must be short and must not wait for
+///    another write.
+public final class GroupCommitWriter: Sendable {
+    private let environment: Environment
+    private let queue: DispatchQueue
+    private let maxBatchSize: Int
+    private let state = Mutex(State())
+    private let counters = Mutex(WriterStatistics())
+
+    private struct State: ~Copyable {
+        var pending: [PendingWrite] = []
+        var draining = false
+        var closed = false
+    }
+
+    /// One submitted operation, erased to what the writer needs.
+    struct PendingWrite: Sendable {
+        /// Applies the operation inside a nested transaction, keeping its value for `finish`.
+        let apply: @Sendable (inout WriteTransaction) throws -> Void
+        /// Completes the caller: with the kept value when `error` is nil.
+        let finish: @Sendable (_ error: (any Error)?) -> Void
+    }
+
+    /// Creates the writer of `environment`.
+    ///
+    /// - Parameters:
+    ///   - environment: the environment to write to.
+    ///   - maxBatchSize: the most operations one commit takes; bounds a batch's latency.
+    ///   - label: the name of the writer's queue.
+    public init(environment: Environment, maxBatchSize: Int = 1024, label: String = "workout.storage.writer") {
+        precondition(maxBatchSize > 0, "maxBatchSize must be positive")
+        self.environment = environment
+        self.maxBatchSize = maxBatchSize
+        self.queue = DispatchQueue(label: label, qos: .userInitiated)
+    }
+
+    /// Submits `operation`; `completion` gets its result once the batch it joined is committed.
+    ///
+    /// - Parameters:
+    ///   - operation: the writes, applied in a nested transaction; what it throws fails it alone.
+    ///   - completion: called once, on the writer's queue, with the operation's value, or with
+    ///     its error, or with the commit's error.
+    public func submit<R: Sendable>(
+        _ operation: @escaping @Sendable (inout WriteTransaction) throws -> R,
+        completion: @escaping @Sendable (Result<R, any Error>) -> Void
+    ) {
+        let slot = ResultSlot<R>()
+        let pending = PendingWrite(
+            apply: { txn in slot.value = try operation(&txn) },
+            finish: { error in
+                if let error {
+                    completion(.failure(error))
+                } else if let value = slot.value {
+                    completion(.success(value))
+                } else {
+                    completion(.failure(StorageError(.closed, "the write was not applied")))
+                }
+            })
+        let startDrain: Bool? = state.withLock { state in
+            if state.closed { return nil }
+            state.pending.append(pending)
+            if state.draining { return false }
+            state.draining = true
+            return true
+        }
+        switch startDrain {
+        case nil:
+            completion(.failure(StorageError(.closed, "the store is closed; the write was not applied")))
+        case true?:
+            queue.async { self.drain() }
+        case false?:
+            break
+        }
+    }
+
+    /// Applies `operation` in the next group commit and returns its value once committed.
+    public func write<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { continuation in
+            submit(operation) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Applies `operation` in the next group commit, blocking the calling thread until it is
+    /// committed. Never call it from a completion or from inside a transaction.
+    public func writeAndWait<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) throws -> R {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<R, any Error>?>(nil)
+        submit(operation) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    /// Counts of commits and operations so far.
+    public var statistics: WriterStatistics { counters.withLock { $0 } }
+
+    /// Refuses new operations, then waits until every submitted one is committed and completed.
+    public func close() {
+        state.withLock { $0.closed = true }
+        queue.sync {}
+    }
+
+    // MARK: The writer's queue
+
+    private func drain() {
+        while true {
+            let batch: [PendingWrite] = state.withLock { state in
+                let count = min(state.pending.count, maxBatchSize)
+                defer { state.pending.removeFirst(count) }
+                if count == 0 { state.draining = false }
+                return Array(state.pending.prefix(count))
+            }
+            if batch.isEmpty { return }
+            commit(batch)
+        }
+    }
+
+    private func commit(_ batch: [PendingWrite]) {
+        var failures = [(any Error)?](repeating: nil, count: batch.count)
+        var commitError: (any Error)?
+        let started = DispatchTime.now().uptimeNanoseconds
+        do {
+            try environment.write { txn in
+                // The body may run again after the map grows: start from a clean slate.
+                for position in batch.indices {
+                    failures[position] = nil
+                    do {
+                        try txn.withNestedTransaction { child in try batch[position].apply(&child) }
+                    } catch {
+                        failures[position] = error
+                    }
+                    // After MDB_MAP_FULL the transaction can only abort; `write` grows the map
+                    // and runs this body again.
+                    if txn.hitMapFull { return }
+                }
+            }
+        } catch {
+            commitError = error
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - started
+        let failed = failures.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        counters.withLock { stats in
+            stats.commits += 1
+            stats.operations += batch.count
+            stats.failedOperations += commitError == nil ? failed : batch.count
+            if commitError != nil { stats.failedCommits += 1 }
+            stats.largestBatch = max(stats.largestBatch, batch.count)
+            stats.commitNanoseconds += elapsed
+        }
+        for (position, pending) in batch.enumerated() {
+            pending.finish(commitError ?? failures[position])
+        }
+    }
+}
+
+/// What the writer has done since it started.
+public struct WriterStatistics: Sendable, Hashable {
+    /// Commits (each one fsync), including failed ones.
+    public var commits = 0
+    /// Operations applied, in all commits.
+    public var operations = 0
+    /// Operations that failed (their own error or their commit's).
+    public var failedOperations = 0
+    /// Commits that failed as a whole.
+    public var failedCommits = 0
+    /// The most operations one commit carried.
+    public var largestBatch = 0
+    /// Time spent applying and committing batches, in nanoseconds.
+    public var commitNanoseconds: UInt64 = 0
+
+    /// Operations per commit on average.
+    public var operationsPerCommit: Double { commits == 0 ? 0 : Double(operations) / Double(commits) }
+}
+
+/// Holds one operation's value between applying it and completing its caller.
+final class ResultSlot<R: Sendable>: @unchecked Sendable {
+    // Safe because: written only on the writer's queue while applying the batch, and read
+    // on the same queue after the commit, before the slot is dropped.
+    var value: R?
+}
