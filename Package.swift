@@ -33,7 +33,7 @@ let package = Package(
         // A safe, generic wrapper of liblmdb.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
         // Typed tables, ordered keys, secondary indexes, range scans, group commit, schema, backup.
-        .target(name: "Storage", dependencies: ["LMDB"], swiftSettings: strictSettings),
+        .target(name: "Storage", dependencies: ["LMDB"], exclude: ["README.md"], swiftSettings: strictSettings),
 
         // Executables.
         .executableTarget(
@@ -46,8 +46,9 @@ let package = Package(
         ),
 
         // Tests, one target per module.
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strictSettings),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strictSettings),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -174,6 +174,7 @@ public final class Environment: @unchecked Sendable {
     /// - Parameter body: the reads.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws, or an ``LMDBError`` from beginning the transaction.
+    @discardableResult
     public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         try mapLock.withShared {
             let txn = try beginRead()
@@ -227,6 +228,7 @@ public final class Environment: @unchecked Sendable {
     ///   outside the transaction.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws, or an ``LMDBError`` from liblmdb.
+    @discardableResult
     public func write<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
         while true {
             let outcome: Result<R, any Error>

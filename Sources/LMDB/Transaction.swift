@@ -44,6 +44,7 @@ extension TransactionReading where Self: ~Copyable {
 
     /// Opens a cursor on `database` for the length of `body`. Wraps `mdb_cursor_open`
     /// and `mdb_cursor_close`.
+    @discardableResult
     public func withCursor<R>(on database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
         var cursorHandle: OpaquePointer?
         try check("mdb_cursor_open", context: database.displayName) {
@@ -201,6 +202,7 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
     /// Wraps `mdb_txn_begin` with a parent, `mdb_txn_commit` and `mdb_txn_abort`. While the
     /// child is open the parent must not be used; the `mutating` signature makes Swift
     /// enforce that.
+    @discardableResult
     public mutating func withNestedTransaction<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
         var childHandle: OpaquePointer?
         let env = mdb_txn_env(unsafeHandle)

@@ -83,3 +83,9 @@ extension String: OrderedKeyCodable {
     public func encode(into key: inout OrderedKey) { key.append(self) }
     public init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(String.self) }
 }
+
+/// An already encoded key is a key as it is: it takes the rest of the bytes when read.
+extension OrderedKey: OrderedKeyCodable {
+    public func encode(into key: inout OrderedKey) { key.append(raw: bytes) }
+    public init(reading reader: inout OrderedKeyReader) throws { self.init(bytes: reader.readRemaining()) }
+}

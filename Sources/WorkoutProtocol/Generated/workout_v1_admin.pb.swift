@@ -32,6 +32,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 /// State of an invite.
 package nonisolated enum Workout_V1_InviteState: SwiftProtobuf.Enum, Swift.CaseIterable {
   package typealias RawValue = Int
+
+  /// Not set; never sent by the server.
   case unspecified // = 0
 
   /// Usable: not used, not revoked, not expired.
@@ -380,14 +382,19 @@ package nonisolated struct Workout_V1_LatencySummary: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  /// Median latency, µs.
   package var p50Us: UInt64 = 0
 
+  /// 90th percentile, µs.
   package var p90Us: UInt64 = 0
 
+  /// 99th percentile, µs.
   package var p99Us: UInt64 = 0
 
+  /// 99.9th percentile, µs.
   package var p999Us: UInt64 = 0
 
+  /// Largest latency seen, µs.
   package var maxUs: UInt64 = 0
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()

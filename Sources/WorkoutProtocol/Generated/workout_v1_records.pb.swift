@@ -101,10 +101,20 @@ package nonisolated enum Workout_V1_FitnessGoal: SwiftProtobuf.Enum, Swift.CaseI
 
   /// Not stated.
   case unspecified // = 0
+
+  /// Lose body weight.
   case loseWeight // = 1
+
+  /// Keep the current weight.
   case maintainWeight // = 2
+
+  /// Build muscle.
   case gainMuscle // = 3
+
+  /// Improve endurance.
   case improveEndurance // = 4
+
+  /// Stay generally fit.
   case generalFitness // = 5
   case UNRECOGNIZED(Int)
 
@@ -154,10 +164,20 @@ package nonisolated enum Workout_V1_MealType: SwiftProtobuf.Enum, Swift.CaseIter
 
   /// Not set. Invalid in requests.
   case unspecified // = 0
+
+  /// Breakfast.
   case breakfast // = 1
+
+  /// Lunch.
   case lunch // = 2
+
+  /// Dinner.
   case dinner // = 3
+
+  /// A snack between meals.
   case snack // = 4
+
+  /// Anything else.
   case other // = 5
   case UNRECOGNIZED(Int)
 
@@ -204,9 +224,17 @@ package nonisolated enum Workout_V1_MealType: SwiftProtobuf.Enum, Swift.CaseIter
 /// The kind of a record that can be deleted by id.
 package nonisolated enum Workout_V1_RecordKind: SwiftProtobuf.Enum, Swift.CaseIterable {
   package typealias RawValue = Int
+
+  /// Not set; never sent by the server.
   case unspecified // = 0
+
+  /// A Workout.
   case workout // = 1
+
+  /// A Meal (with its items).
   case meal // = 2
+
+  /// A WeightEntry.
   case weightEntry // = 3
   case UNRECOGNIZED(Int)
 

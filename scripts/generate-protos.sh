@@ -6,7 +6,7 @@
 #
 # Needs: protoc (Debian's protobuf-compiler, 3.21) on PATH or in $PROTOC, and
 # protoc-gen-swift from swift-protobuf 1.39.0. Give the plugin with
-#   PROTOC_GEN_SWIFT=/path/to/protoc-gen-swift Scripts/generate-protos.sh
+#   PROTOC_GEN_SWIFT=/path/to/protoc-gen-swift scripts/generate-protos.sh
 # or let the script build it: it clones swift-protobuf at tag 1.39.0 into a
 # temporary directory and runs `swift build -c release --product protoc-gen-swift`
 # (takes a few minutes).
@@ -30,7 +30,7 @@ plugin="${PROTOC_GEN_SWIFT:-}"
 if [[ -z "$plugin" ]]; then
   tmp="$(mktemp -d)"
   echo "building protoc-gen-swift $SWIFT_PROTOBUF_VERSION in $tmp (set PROTOC_GEN_SWIFT to skip)" >&2
-  git clone --quiet --depth 1 --branch "$SWIFT_PROTOBUF_VERSION" "$SWIFT_PROTOBUF_URL" "$tmp/swift-protobuf"
+  git -c advice.detachedHead=false clone --quiet --depth 1 --branch "$SWIFT_PROTOBUF_VERSION" "$SWIFT_PROTOBUF_URL" "$tmp/swift-protobuf"
   (cd "$tmp/swift-protobuf" && swift build -c release --product protoc-gen-swift >&2)
   plugin="$tmp/swift-protobuf/.build/release/protoc-gen-swift"
 fi

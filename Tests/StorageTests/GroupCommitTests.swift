@@ -1,0 +1,156 @@
+import Dispatch
+import Foundation
+import LMDB
+import Storage
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite("Group commit")
+struct GroupCommitTests {
+    struct Refused: Error, Equatable { let index: Int }
+
+    @Test("Concurrent writers each get their own result; failures leave no trace; commits are shared")
+    func concurrentWriters() throws {
+        try withStore { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            let threads = 16
+            let perThread = 200
+            let results = Mutex<[Int: Result<UInt32, any Error>]>([:])
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                let done = DispatchSemaphore(value: 0)
+                for item in 0..<perThread {
+                    let index = thread * perThread + item
+                    store.writer.submit({ txn in
+                        try txn.put([UInt8(index % 256)], forKey: UInt32(index), in: table)
+                        // Every seventh operation writes, then fails: its write must vanish.
+                        if index % 7 == 0 { throw Refused(index: index) }
+                        return UInt32(index) * 2
+                    }, completion: { result in
+                        results.withLock { $0[index] = result }
+                        done.signal()
+                    })
+                }
+                for _ in 0..<perThread { done.wait() }
+            }
+            let all = results.withLock { $0 }
+            #expect(all.count == threads * perThread)
+            for (index, result) in all {
+                switch result {
+                case .success(let value):
+                    #expect(index % 7 != 0 && value == UInt32(index) * 2)
+                case .failure(let error):
+                    #expect(index % 7 == 0 && (error as? Refused) == Refused(index: index))
+                }
+            }
+            try store.read { txn throws in
+                for index in 0..<(threads * perThread) {
+                    let stored = try txn.get(UInt32(index), from: table)
+                    #expect(stored == (index % 7 == 0 ? nil : [UInt8(index % 256)]))
+                }
+            }
+            let stats = store.writer.statistics
+            #expect(stats.operations == threads * perThread)
+            #expect(stats.failedCommits == 0)
+            #expect(stats.commits * 4 < stats.operations, "\(stats.commits) commits for \(stats.operations) operations")
+            print("group commit: \(stats.operations) operations in \(stats.commits) commits, \(stats.operationsPerCommit) per commit, largest batch \(stats.largestBatch)")
+        }
+    }
+
+    @Test("Async writes return their values once committed")
+    func asyncWrites() async throws {
+        try await withStore { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            let sums = try await withThrowingTaskGroup(of: UInt32.self) { group in
+                for index in 0..<100 as Range<UInt32> {
+                    group.addTask {
+                        try await store.write { txn in
+                            try txn.put([1], forKey: index, in: table)
+                            return index
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(sums == (0..<100).reduce(0, +))
+            #expect(try store.read { txn throws in try txn.count(of: table) } == 100)
+        }
+    }
+
+    @Test("A closed writer refuses new writes with a clear error")
+    func closedWriter() throws {
+        try withTemporaryDirectory { path in
+            let store = try Store(directory: path, schema: testSchema)
+            store.close()
+            let error = #expect(throws: StorageError.self) {
+                try store.writeAndWait { _ in 1 }
+            }
+            #expect(error?.code == .closed)
+        }
+    }
+
+    @Test("Writes through the writer grow a tiny map instead of failing")
+    func mapGrowthThroughWriter() throws {
+        try withStore(configure: { $0.mapSize = 128 << 10 }) { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            let value = [UInt8](repeating: 7, count: 2048)
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for item in 0..<500 {
+                    _ = try? store.writeAndWait { txn in
+                        try txn.put(value, forKey: UInt32(thread * 1000 + item), in: table)
+                    }
+                }
+            }
+            #expect(try store.read { txn throws in try txn.count(of: table) } == 2000)
+            #expect(store.environment.growthCount > 0)
+            #expect(store.writer.statistics.failedOperations == 0)
+        }
+    }
+
+    @Test("Readers on other threads see consistent snapshots while the writer commits")
+    func consistentSnapshots() throws {
+        try withStore { store, _ in
+            let table: Table<String, [UInt8]> = try store.table("counters")
+            @Sendable func encode(_ value: Int64) -> [UInt8] { value.orderedKey.bytes }
+            @Sendable func decode(_ bytes: [UInt8]) throws -> Int64 { try Int64(decodingKey: bytes) }
+            try store.writeAndWait { txn in
+                try txn.put(encode(1000), forKey: "a", in: table)
+                try txn.put(encode(0), forKey: "b", in: table)
+            }
+            let stop = Mutex(false)
+            let violations = Mutex(0)
+            let reads = Mutex(0)
+            let group = DispatchGroup()
+            for _ in 0..<3 {
+                DispatchQueue.global().async(group: group) {
+                    while !stop.withLock({ $0 }) {
+                        let total = try? store.read { txn throws -> Int64 in
+                            let a = try decode(txn.get("a", from: table)!)
+                            let b = try decode(txn.get("b", from: table)!)
+                            return a + b
+                        }
+                        if total != 1000 { violations.withLock { $0 += 1 } }
+                        reads.withLock { $0 += 1 }
+                    }
+                }
+            }
+            // Write until the readers have overlapped many commits (bounded: the readers share
+            // the machine with other tests and may start late).
+            var step = 0
+            while step < 300 || (reads.withLock { $0 } < 100 && step < 20_000) {
+                defer { step += 1 }
+                try store.writeAndWait { [step] txn in
+                    let a = try decode(txn.get("a", from: table)!)
+                    let b = try decode(txn.get("b", from: table)!)
+                    let amount = Int64(step % 13) - 6
+                    try txn.put(encode(a - amount), forKey: "a", in: table)
+                    try txn.put(encode(b + amount), forKey: "b", in: table)
+                }
+            }
+            stop.withLock { $0 = true }
+            group.wait()
+            #expect(violations.withLock { $0 } == 0)
+            #expect(reads.withLock { $0 } > 0)
+        }
+    }
+}
