@@ -62,3 +62,18 @@ rm -f "$out"/*.pb.swift "$out"/PROTO_CHECKSUM
 (cd "$proto_root" && cat "${protos[@]}" | sha256sum | cut -d' ' -f1) > "$out/PROTO_CHECKSUM"
 
 echo "generated $(ls "$out"/*.pb.swift | wc -l) files in ${out#"$root"/}, checksum $(cat "$out/PROTO_CHECKSUM")" >&2
+
+# The store's own records (WorkoutCore), generated the same way into their module.
+store_root="$root/Sources/WorkoutCore/Schema"
+store_out="$root/Sources/WorkoutCore/Generated"
+mapfile -t store_protos < <(cd "$store_root" && LC_ALL=C ls *.proto | LC_ALL=C sort)
+mkdir -p "$store_out"
+rm -f "$store_out"/*.pb.swift "$store_out"/PROTO_CHECKSUM
+(cd "$store_root" && "$protoc" \
+  --plugin=protoc-gen-swift="$plugin" \
+  --proto_path=. \
+  --swift_out="$store_out" \
+  --swift_opt=Visibility=Package \
+  "${store_protos[@]}")
+(cd "$store_root" && cat "${store_protos[@]}" | sha256sum | cut -d' ' -f1) > "$store_out/PROTO_CHECKSUM"
+echo "generated $(ls "$store_out"/*.pb.swift | wc -l) files in ${store_out#"$root"/}, checksum $(cat "$store_out/PROTO_CHECKSUM")" >&2

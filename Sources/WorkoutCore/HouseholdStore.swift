@@ -1,0 +1,96 @@
+public import Foundation
+public import LMDB
+public import Storage
+package import WorkoutProtocol
+
+/// A household's data and everything members and admins do with it: accounts, sessions,
+/// invites, logging, queries, the household view and export. No sockets: the server maps
+/// each protocol method onto one of these operations, and the tests call them directly.
+///
+/// Rules (the module's README says more):
+/// 1. Reads run on the caller's thread in one read transaction; writes go through the store's
+///    group-commit writer, each one transaction, durable before it returns.
+/// 2. Every member operation takes a ``Caller`` and touches only keys that begin with the
+///    caller's id; its session is checked inside the same transaction.
+/// 3. Slow work (scrypt) happens before a write is submitted, never inside the writer.
+package final class HouseholdStore: Sendable {
+    /// Lifetimes and limits.
+    package struct Configuration: Sendable {
+        /// How long a session lives after its last login or resume.
+        package var sessionLifetimeMilliseconds: Int64 = 30 * 24 * 3600 * 1000
+        /// The most sessions one member may hold; the least recently used goes first.
+        package var maxSessionsPerMember = 50
+        /// How long an invite lives when the admin does not say.
+        package var defaultInviteLifetimeMilliseconds: Int64 = 7 * 24 * 3600 * 1000
+        /// scrypt's parameters for new password hashes.
+        package var passwordParameters: PasswordHasher.Parameters = .standard
+        /// Login throttling.
+        package var throttle = LoginThrottle.Policy()
+        /// LMDB's sizes.
+        package var environment = Environment.Configuration()
+
+        package init() {}
+    }
+
+    /// The store underneath.
+    package let store: Store
+    /// Its tables.
+    package let tables: HouseholdSchema
+    /// The time.
+    package let clock: any WallClock
+    /// Password hashing.
+    package let hasher: PasswordHasher
+    /// Failed-login bookkeeping.
+    package let throttle: LoginThrottle
+    /// Lifetimes and limits.
+    package let configuration: Configuration
+    /// Wakes watchers when a member's revision moves.
+    package let changeNotifier = ChangeNotifier()
+
+    /// Opens (creating if needed) the household store in `directory`.
+    package init(directory: String, configuration: Configuration = Configuration(), clock: any WallClock = SystemClock()) throws {
+        self.store = try Store(directory: directory, schema: HouseholdSchema.schema, configuration: configuration.environment)
+        do {
+            self.tables = try HouseholdSchema(store: store)
+        } catch {
+            store.close()
+            throw error
+        }
+        self.clock = clock
+        self.configuration = configuration
+        self.hasher = PasswordHasher(parameters: configuration.passwordParameters)
+        self.throttle = LoginThrottle(policy: configuration.throttle)
+    }
+
+    /// Flushes pending writes and closes the store.
+    package func close() {
+        store.close()
+    }
+
+    /// Applies `operation` in the next group commit, then tells watchers of `user` (if any)
+    /// that their revision moved.
+    func write<R: Sendable>(
+        notifying user: UUID? = nil,
+        _ operation: @escaping @Sendable (inout WriteTransaction) throws -> R
+    ) async throws -> R {
+        let result = try await store.write(operation)
+        if let user { changeNotifier.notify(user) }
+        return result
+    }
+}
+
+/// Who is calling: an authenticated member's session, as a connection holds it.
+package struct Caller: Sendable, Hashable {
+    /// The member.
+    package var userID: UUID
+    /// The session's id (shown in ListSessions).
+    package var sessionID: UUID
+    /// SHA-256 of the session's token: the session's key.
+    package var tokenDigest: [UInt8]
+
+    package init(userID: UUID, sessionID: UUID, tokenDigest: [UInt8]) {
+        self.userID = userID
+        self.sessionID = sessionID
+        self.tokenDigest = tokenDigest
+    }
+}

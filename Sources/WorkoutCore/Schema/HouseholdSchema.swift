@@ -1,0 +1,110 @@
+public import Foundation
+public import Storage
+package import WorkoutProtocol
+
+/// The tables of a household's store, their indexes, and the schema's history.
+///
+/// Every per-member table is keyed by the member's id first, and every date query goes
+/// through a `(user, time, id)` index, so it is a range scan: O(log n + k) whatever the
+/// size of the table.
+package struct HouseholdSchema: Sendable {
+    /// The schema version this build writes.
+    package static let version: UInt32 = 1
+
+    /// Every table and index, by name.
+    package static let schema = Schema(version: version, tables: [
+        "users", "users_by_email",
+        "sessions", "sessions_by_user",
+        "invites", "invites_by_id",
+        "workouts", "workouts_by_time",
+        "meals", "meals_by_time",
+        "weights", "weights_by_time",
+        "steps", "days", "achievements", "changes", "tombstones",
+    ], migrations: [
+        Migration(version: 1, summary: "create the household tables") { _, _ in },
+    ])
+
+    /// Accounts by id, with the unique email index.
+    package let users: IndexedTable<UUID, Workout_Store_V1_StoredUser>
+    /// `email_key` → user id.
+    package let usersByEmail: SecondaryIndex<String, UUID, Workout_Store_V1_StoredUser>
+    /// Sessions by the SHA-256 of their token.
+    package let sessions: IndexedTable<DigestKey, Workout_Store_V1_StoredSession>
+    /// `(user, session id)` → token hash.
+    package let sessionsByUser: SecondaryIndex<UserItemKey, DigestKey, Workout_Store_V1_StoredSession>
+    /// Invites by the SHA-256 of their code.
+    package let invites: IndexedTable<DigestKey, Workout_Store_V1_StoredInvite>
+    /// Invite id → code hash.
+    package let invitesByID: SecondaryIndex<UUID, DigestKey, Workout_Store_V1_StoredInvite>
+    /// Workouts by `(user, id)`.
+    package let workouts: IndexedTable<UserRecordKey, Workout_V1_Workout>
+    /// `(user, performed_at, id)`.
+    package let workoutsByTime: SecondaryIndex<UserTimeKey, UserRecordKey, Workout_V1_Workout>
+    /// Meals (with their food items inside) by `(user, id)`.
+    package let meals: IndexedTable<UserRecordKey, Workout_V1_Meal>
+    /// `(user, eaten_at, id)`.
+    package let mealsByTime: SecondaryIndex<UserTimeKey, UserRecordKey, Workout_V1_Meal>
+    /// Weight entries by `(user, id)`.
+    package let weights: IndexedTable<UserRecordKey, Workout_V1_WeightEntry>
+    /// `(user, measured_at, id)`.
+    package let weightsByTime: SecondaryIndex<UserTimeKey, UserRecordKey, Workout_V1_WeightEntry>
+    /// Steps reports by `(user, day, source)`.
+    package let steps: Table<UserStepsKey, Workout_V1_StepsReport>
+    /// Per-day figures by `(user, day)`.
+    package let days: Table<UserDayKey, Workout_Store_V1_StoredDay>
+    /// Unlocked achievements by `(user, achievement id)`.
+    package let achievements: Table<UserNameKey, Workout_V1_Achievement>
+    /// The change log by `(user, revision)`.
+    package let changes: Table<UserRevisionKey, Workout_Store_V1_StoredChange>
+    /// Deleted record ids by `(user, kind, id)`; the value is the deleting revision.
+    package let tombstones: Table<TombstoneKey, [UInt8]>
+
+    /// Resolves every table of `store`.
+    package init(store: Store) throws {
+        usersByEmail = SecondaryIndex(database: try store.database("users_by_email")) { _, user in [user.emailKey] }
+        users = IndexedTable(try store.table("users")).indexed(by: usersByEmail)
+        sessionsByUser = SecondaryIndex(database: try store.database("sessions_by_user")) { _, session in
+            [UserItemKey(user: UUID(bytes: session.userID), id: UUID(bytes: session.sessionID))]
+        }
+        sessions = IndexedTable(try store.table("sessions")).indexed(by: sessionsByUser)
+        invitesByID = SecondaryIndex(database: try store.database("invites_by_id")) { _, invite in [UUID(bytes: invite.inviteID)] }
+        invites = IndexedTable(try store.table("invites")).indexed(by: invitesByID)
+        workoutsByTime = SecondaryIndex(database: try store.database("workouts_by_time")) { key, workout in
+            [UserTimeKey(user: key.user, time: workout.performedAtMs, id: key.id)]
+        }
+        workouts = IndexedTable(try store.table("workouts")).indexed(by: workoutsByTime)
+        mealsByTime = SecondaryIndex(database: try store.database("meals_by_time")) { key, meal in
+            [UserTimeKey(user: key.user, time: meal.eatenAtMs, id: key.id)]
+        }
+        meals = IndexedTable(try store.table("meals")).indexed(by: mealsByTime)
+        weightsByTime = SecondaryIndex(database: try store.database("weights_by_time")) { key, entry in
+            [UserTimeKey(user: key.user, time: entry.measuredAtMs, id: key.id)]
+        }
+        weights = IndexedTable(try store.table("weights")).indexed(by: weightsByTime)
+        steps = try store.table("steps")
+        days = try store.table("days")
+        achievements = try store.table("achievements")
+        changes = try store.table("changes")
+        tombstones = try store.table("tombstones")
+    }
+}
+
+extension UUID {
+    /// A UUID from 16 bytes; any other length gives the nil UUID (callers validate first).
+    package init(bytes: some Collection<UInt8>) {
+        guard bytes.count == 16 else {
+            self.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            return
+        }
+        let b = Array(bytes)
+        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    /// The 16 bytes of the UUID.
+    package var bytes: [UInt8] {
+        withUnsafeBytes(of: uuid) { Array($0) }
+    }
+
+    /// The bytes as `Data`, as protobuf `bytes` fields want them.
+    package var data: Data { Data(bytes) }
+}
