@@ -16,6 +16,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
     ],
     targets: [
         // C libraries, in quarantine.
@@ -35,6 +37,26 @@ let package = Package(
         // Typed tables, ordered keys, secondary indexes, range scans, group commit, schema, backup.
         .target(name: "Storage", dependencies: ["LMDB"], exclude: ["README.md"], swiftSettings: strictSettings),
 
+        // The wire contract: frames, handshake, status codes, method catalog, compression, messages.
+        .target(
+            name: "WorkoutProtocol",
+            dependencies: ["CZlib", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Generated/PROTO_CHECKSUM"],
+            swiftSettings: strictSettings
+        ),
+        // The domain: rules (pure), and the household's operations on the store.
+        .target(
+            name: "WorkoutCore",
+            dependencies: [
+                "Storage", "WorkoutProtocol",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            exclude: ["Schema/store.proto", "Generated/PROTO_CHECKSUM"],
+            swiftSettings: strictSettings
+        ),
+
         // Executables.
         .executableTarget(
             name: "workoutd",
@@ -49,6 +71,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "TestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,6 +55,7 @@ rm -f "$out"/*.pb.swift "$out"/PROTO_CHECKSUM
   --proto_path=. \
   --swift_out="$out" \
   --swift_opt=Visibility=Package \
+  --swift_opt=UseAccessLevelOnImports=true \
   --swift_opt=FileNaming=PathToUnderscores \
   "${protos[@]}")
 
@@ -74,6 +75,7 @@ rm -f "$store_out"/*.pb.swift "$store_out"/PROTO_CHECKSUM
   --proto_path=. \
   --swift_out="$store_out" \
   --swift_opt=Visibility=Package \
+  --swift_opt=UseAccessLevelOnImports=true \
   "${store_protos[@]}")
 (cd "$store_root" && cat "${store_protos[@]}" | sha256sum | cut -d' ' -f1) > "$store_out/PROTO_CHECKSUM"
 echo "generated $(ls "$store_out"/*.pb.swift | wc -l) files in ${store_out#"$root"/}, checksum $(cat "$store_out/PROTO_CHECKSUM")" >&2

@@ -1,6 +1,6 @@
-public import Foundation
-public import LMDB
-public import Storage
+package import Foundation
+package import LMDB
+package import Storage
 package import WorkoutProtocol
 
 /// A household's data and everything members and admins do with it: accounts, sessions,

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
@@ -49,7 +49,7 @@ extension HouseholdStore {
         let stored = user
         return try store.writeAndWait { [self] txn in
             let existing = try txn.scan(tables.users.table, ScanRequest())
-            if existing.elements.contains(where: { $0.value.role == Workout_V1_Role.owner.rawValue }) {
+            if existing.elements.contains(where: { $0.value.role == Int32(Workout_V1_Role.owner.rawValue) }) {
                 throw DomainError(.failedPrecondition, "this household has an owner already")
             }
             var user = stored
@@ -66,9 +66,9 @@ extension HouseholdStore {
     /// - Throws: ``DomainError`` `unauthenticated` for an unknown, used, revoked or expired
     ///   code (one answer for all), `alreadyExists` for a taken email, `invalidArgument`.
     package func register(_ request: Workout_V1_RegisterRequest, source: String, agent: String) async throws -> Authenticated {
-        let codeText = try Bounds.text(request.inviteCode, field: "invite_code", bytes: 1...64)
+        let codeText = try Bounds.validText(request.inviteCode, field: "invite_code", bytes: 1...64)
         _ = try Bounds.password(new: request.password, field: "password")
-        let deviceName = try Bounds.text(request.deviceName, field: "device_name", bytes: 0...64)
+        let deviceName = try Bounds.validText(request.deviceName, field: "device_name", bytes: 0...64)
         let now = clock.nowMilliseconds()
         var user = try newUser(profile: request.profile, role: .member, now: now, fieldPrefix: "profile.")
         user.password = try hasher.hash(request.password)
@@ -83,7 +83,7 @@ extension HouseholdStore {
                   !invite.revoked, invite.usedBy.isEmpty, invite.expiresAtMs > now
             else { throw DomainError(.unauthenticated, "this invite code is not valid (unknown, used, revoked or expired)") }
             var user = prepared
-            user.role = invite.role == Workout_V1_Role.admin.rawValue ? invite.role : Workout_V1_Role.member.rawValue
+            user.role = invite.role == Int32(Workout_V1_Role.admin.rawValue) ? invite.role : Int32(Workout_V1_Role.member.rawValue)
             try insertUser(&user, now: now, in: &txn)
             invite.usedBy = user.userID
             invite.usedAtMs = now
@@ -103,7 +103,7 @@ extension HouseholdStore {
         let emailKey = request.email.lowercased()
         _ = try Bounds.password(presented: request.password, field: "password")
         guard request.email.utf8.count <= 254 else { throw DomainError.invalid("email", "email must be at most 254 bytes") }
-        let deviceName = try Bounds.text(request.deviceName, field: "device_name", bytes: 0...64)
+        let deviceName = try Bounds.validText(request.deviceName, field: "device_name", bytes: 0...64)
         let now = clock.nowMilliseconds()
         try throttle.check(account: emailKey, source: source, now: now)
         let found: Workout_Store_V1_StoredUser? = try store.read { txn in
@@ -236,14 +236,14 @@ extension HouseholdStore {
     func newUser(profile: Workout_V1_Profile, role: Workout_V1_Role, now: Int64, fieldPrefix: String = "") throws -> Workout_Store_V1_StoredUser {
         var user = Workout_Store_V1_StoredUser()
         user.userID = Data(Secrets.randomBytes(16))
-        user.email = try Bounds.email(profile.email, field: fieldPrefix + "email")
-        user.emailKey = user.email.lowercased()
-        user.firstName = try Bounds.text(profile.firstName, field: fieldPrefix + "first_name", bytes: 1...64)
-        user.lastName = try Bounds.text(profile.lastName, field: fieldPrefix + "last_name", bytes: 0...64)
-        user.displayName = try Bounds.text(profile.displayName, field: fieldPrefix + "display_name", bytes: 0...64)
-        user.age = try Bounds.optionalInteger(profile.age, field: fieldPrefix + "age", range: 5...120)
-        user.heightCm = try Bounds.number(profile.heightCm, field: fieldPrefix + "height_cm", range: 50...272, allowZeroAsUnset: true)
-        user.weightKg = try Bounds.number(profile.weightKg, field: fieldPrefix + "weight_kg", range: 10...500, allowZeroAsUnset: true)
+        user.emailKey = try Bounds.email(profile.email, field: fieldPrefix + "email")
+        user.email = profile.email
+        user.firstName = try Bounds.validText(profile.firstName, field: fieldPrefix + "first_name", bytes: 1...64)
+        user.lastName = try Bounds.validText(profile.lastName, field: fieldPrefix + "last_name", bytes: 0...64)
+        user.displayName = try Bounds.validText(profile.displayName, field: fieldPrefix + "display_name", bytes: 0...64)
+        user.age = try Bounds.validInteger(profile.age, field: fieldPrefix + "age", range: 5...120, allowZeroAsUnset: true)
+        user.heightCm = try Bounds.validNumber(profile.heightCm, field: fieldPrefix + "height_cm", range: 50...272, allowZeroAsUnset: true)
+        user.weightKg = try Bounds.validNumber(profile.weightKg, field: fieldPrefix + "weight_kg", range: 10...500, allowZeroAsUnset: true)
         user.fitnessGoal = Int32(profile.fitnessGoal.rawValue)
         let zone = profile.timeZone.isEmpty ? "UTC" : profile.timeZone
         _ = try TimeZoneCatalog.zone(named: zone, field: fieldPrefix + "time_zone")

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
@@ -18,7 +18,7 @@ extension HouseholdStore {
         if request.expiresInSeconds != 0 {
             try Bounds.integer(request.expiresInSeconds, field: "expires_in_seconds", range: 60...2_592_000)
         }
-        let note = try Bounds.text(request.note, field: "note", bytes: 0...128)
+        let note = try Bounds.validText(request.note, field: "note", bytes: 0...128)
         let now = clock.nowMilliseconds()
         let lifetime = request.expiresInSeconds == 0
             ? configuration.defaultInviteLifetimeMilliseconds : Int64(request.expiresInSeconds) * 1000
@@ -27,7 +27,7 @@ extension HouseholdStore {
         let inviteID = Data(Secrets.randomBytes(16))
         return try await write { [self] txn in
             let admin = try authorizeAdmin(caller, in: txn, now: now)
-            if request.role == .admin, admin.role != Workout_V1_Role.owner.rawValue {
+            if request.role == .admin, admin.role != Int32(Workout_V1_Role.owner.rawValue) {
                 throw DomainError.permissionDenied("only the owner may invite admins")
             }
             var invite = Workout_Store_V1_StoredInvite()
@@ -159,10 +159,10 @@ extension HouseholdStore {
     /// Refuses when `admin` may not manage `member`: nobody manages the owner, and only the
     /// owner manages admins.
     private func checkMayManage(admin: Workout_Store_V1_StoredUser, member: Workout_Store_V1_StoredUser) throws {
-        if member.role == Workout_V1_Role.owner.rawValue {
+        if member.role == Int32(Workout_V1_Role.owner.rawValue) {
             throw DomainError.permissionDenied("nobody manages the owner's account from here")
         }
-        if member.role == Workout_V1_Role.admin.rawValue, admin.role != Workout_V1_Role.owner.rawValue {
+        if member.role == Int32(Workout_V1_Role.admin.rawValue), admin.role != Int32(Workout_V1_Role.owner.rawValue) {
             throw DomainError.permissionDenied("only the owner manages admins")
         }
     }

@@ -1,5 +1,5 @@
-public import Foundation
-public import LMDB
+package import Foundation
+package import LMDB
 import Storage
 package import WorkoutProtocol
 
@@ -23,7 +23,7 @@ extension HouseholdStore {
     /// The caller's account, for an operation that also requires an admin or the owner.
     func authorizeAdmin(_ caller: Caller, in txn: borrowing some TransactionReading & ~Copyable, now: Int64) throws -> Workout_Store_V1_StoredUser {
         let user = try authorize(caller, in: txn, now: now)
-        guard user.role == Workout_V1_Role.admin.rawValue || user.role == Workout_V1_Role.owner.rawValue else {
+        guard user.role == Int32(Workout_V1_Role.admin.rawValue) || user.role == Int32(Workout_V1_Role.owner.rawValue) else {
             throw DomainError(.permissionDenied, "only an admin may do this")
         }
         return user
@@ -50,7 +50,7 @@ extension HouseholdStore {
     func saveUser(_ user: inout Workout_Store_V1_StoredUser, profileChanged: Bool, now: Int64, in txn: inout WriteTransaction) throws {
         if profileChanged {
             var change = Workout_Store_V1_StoredChange()
-            change.kind = Workout_Store_V1_ChangeKind.profile.rawValue
+            change.kind = .profile
             change.changedAtMs = now
             user.profileRevision = try recordChange(change, replacing: user.profileRevision, user: &user, in: &txn)
         }
@@ -88,7 +88,7 @@ extension HouseholdStore {
         totals.level = Scoring.level(points: totals.points)
         totals.longestStreakDays = stored.longestStreak
         totals.achievementsUnlocked = stored.achievementsUnlocked
-        if stored.hasWorkoutDay {
+        if stored.workoutDayRecorded {
             let last = LocalDay(epochDay: stored.lastWorkoutEpochDay)
             totals.lastWorkoutDay = last.wire
             let zone = (try? TimeZoneCatalog.zone(named: user.timeZone, field: "time_zone")) ?? TimeZone(identifier: "UTC")!

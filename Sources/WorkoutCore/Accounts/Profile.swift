@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
@@ -24,13 +24,13 @@ extension HouseholdStore {
     ///   email, `aborted` when `expected_revision` is set and the profile changed meanwhile.
     package func updateProfile(_ caller: Caller, _ request: Workout_V1_UpdateProfileRequest) async throws -> Workout_V1_UpdateProfileResponse {
         // Validate everything before the write.
-        let email = try request.hasEmail ? Bounds.email(request.email, field: "email") : nil
-        let firstName = try request.hasFirstName ? Bounds.text(request.firstName, field: "first_name", bytes: 1...64) : nil
-        let lastName = try request.hasLastName ? Bounds.text(request.lastName, field: "last_name", bytes: 0...64) : nil
-        let displayName = try request.hasDisplayName ? Bounds.text(request.displayName, field: "display_name", bytes: 0...64) : nil
-        if request.hasAge, request.age != 0 { try Bounds.integer(request.age, field: "age", range: 5...120) }
-        if request.hasHeightCm { _ = try Bounds.number(request.heightCm, field: "height_cm", range: 50...272, allowZeroAsUnset: true) }
-        if request.hasWeightKg { _ = try Bounds.number(request.weightKg, field: "weight_kg", range: 10...500, allowZeroAsUnset: true) }
+        let emailKey = try request.hasEmail ? Bounds.email(request.email, field: "email") : nil
+        let firstName = try request.hasFirstName ? Bounds.validText(request.firstName, field: "first_name", bytes: 1...64) : nil
+        let lastName = try request.hasLastName ? Bounds.validText(request.lastName, field: "last_name", bytes: 0...64) : nil
+        let displayName = try request.hasDisplayName ? Bounds.validText(request.displayName, field: "display_name", bytes: 0...64) : nil
+        if request.hasAge { try Bounds.integer(request.age, field: "age", range: 5...120, allowZeroAsUnset: true) }
+        if request.hasHeightCm { try Bounds.number(request.heightCm, field: "height_cm", range: 50...272, allowZeroAsUnset: true) }
+        if request.hasWeightKg { try Bounds.number(request.weightKg, field: "weight_kg", range: 10...500, allowZeroAsUnset: true) }
         if request.hasTimeZone { _ = try TimeZoneCatalog.zone(named: request.timeZone, field: "time_zone") }
         if request.hasFitnessGoal, case .UNRECOGNIZED = request.fitnessGoal {
             throw DomainError.invalid("fitness_goal", "fitness_goal is not a known goal")
@@ -41,13 +41,12 @@ extension HouseholdStore {
             if request.expectedRevision != 0, request.expectedRevision != user.profileRevision {
                 throw DomainError.aborted("the profile changed meanwhile (revision \(user.profileRevision), expected \(request.expectedRevision))")
             }
-            if let email {
-                let key = email.lowercased()
-                if key != user.emailKey, try txn.get(key, fromIndex: tables.usersByEmail) != nil {
+            if let emailKey {
+                if emailKey != user.emailKey, try txn.get(emailKey, fromIndex: tables.usersByEmail) != nil {
                     throw DomainError.alreadyExists("an account with this email exists already", field: "email")
                 }
-                user.email = email
-                user.emailKey = key
+                user.email = request.email
+                user.emailKey = emailKey
             }
             if let firstName { user.firstName = firstName }
             if let lastName { user.lastName = lastName }
@@ -80,9 +79,9 @@ extension HouseholdStore {
         }
         try await write(notifying: caller.userID) { [self] txn in
             let user = try authorize(caller, in: txn, now: now)
-            if user.role == Workout_V1_Role.owner.rawValue {
+            if user.role == Int32(Workout_V1_Role.owner.rawValue) {
                 let admins = try txn.scan(tables.users.table, ScanRequest()).elements.filter {
-                    $0.key != caller.userID && $0.value.role != Workout_V1_Role.member.rawValue
+                    $0.key != caller.userID && $0.value.role != Int32(Workout_V1_Role.member.rawValue)
                 }
                 guard !admins.isEmpty else {
                     throw DomainError.failedPrecondition("the owner cannot leave while no other admin remains")

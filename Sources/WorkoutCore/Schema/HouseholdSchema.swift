@@ -1,5 +1,5 @@
-public import Foundation
-public import Storage
+package import Foundation
+package import Storage
 package import WorkoutProtocol
 
 /// The tables of a household's store, their indexes, and the schema's history.

@@ -1,5 +1,5 @@
-public import Foundation
-public import Storage
+package import Foundation
+package import Storage
 
 /// `(user, record id)`: the primary key of a member's workouts, meals and weight entries.
 /// Every key of a member's data starts with their id, so deleting a member is a prefix scan

@@ -1,5 +1,5 @@
-import Storage
-public import SwiftProtobuf
+package import Storage
+package import SwiftProtobuf
 package import WorkoutProtocol
 
 /// Protobuf messages stored as their binary encoding: unknown fields survive a round trip, so

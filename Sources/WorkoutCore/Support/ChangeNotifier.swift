@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Synchronization
 
 /// Tells whoever watches a member that the member's data changed (their revision moved), so a

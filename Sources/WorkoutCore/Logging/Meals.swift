@@ -1,0 +1,155 @@
+package import Foundation
+import LMDB
+import Storage
+package import WorkoutProtocol
+
+/// Logging, editing and deleting meals. A meal holds its food items, so deleting the meal
+/// deletes them with it. Item figures are for the portion eaten.
+extension HouseholdStore {
+    private func validatedMeal(_ meal: Workout_V1_Meal, now: Int64) throws -> (id: UUID, meal: Workout_V1_Meal) {
+        let id = try Bounds.recordID(meal.id, field: "meal.id")
+        switch meal.mealType {
+        case .breakfast, .lunch, .dinner, .snack, .other: break
+        default: throw DomainError.invalid("meal.meal_type", "meal.meal_type must be one of BREAKFAST, LUNCH, DINNER, SNACK, OTHER")
+        }
+        try Bounds.eventTime(meal.eatenAtMs, field: "meal.eaten_at_ms", now: now)
+        try Bounds.text(meal.name, field: "meal.name", bytes: 0...128)
+        if !meal.timeZone.isEmpty { _ = try TimeZoneCatalog.zone(named: meal.timeZone, field: "meal.time_zone") }
+        guard meal.items.count <= 100 else {
+            throw DomainError.invalid("meal.items", "meal.items must hold at most 100 items (got \(meal.items.count))")
+        }
+        var clean = Workout_V1_Meal()
+        clean.id = id.data
+        clean.mealType = meal.mealType
+        clean.eatenAtMs = meal.eatenAtMs
+        clean.timeZone = meal.timeZone
+        clean.name = meal.name
+        for (index, item) in meal.items.enumerated() {
+            let field = "meal.items[\(index)]"
+            try Bounds.text(item.name, field: field + ".name", bytes: 1...128)
+            try Bounds.number(item.calories, field: field + ".calories", range: 0...10_000)
+            try Bounds.number(item.proteinG, field: field + ".protein_g", range: 0...1_000)
+            try Bounds.number(item.carbsG, field: field + ".carbs_g", range: 0...1_000)
+            try Bounds.number(item.fatG, field: field + ".fat_g", range: 0...1_000)
+            try Bounds.number(item.servings, field: field + ".servings", range: 0.01...100, allowZeroAsUnset: true)
+            var cleanItem = Workout_V1_FoodItem()
+            cleanItem.name = item.name
+            cleanItem.calories = item.calories
+            cleanItem.proteinG = item.proteinG
+            cleanItem.carbsG = item.carbsG
+            cleanItem.fatG = item.fatG
+            cleanItem.servings = item.servings
+            clean.items.append(cleanItem)
+        }
+        clean.totals = Self.nutrition(of: clean.items)
+        return (id, clean)
+    }
+
+    /// The sum of items' figures.
+    static func nutrition(of items: [Workout_V1_FoodItem]) -> Workout_V1_NutritionTotals {
+        var totals = Workout_V1_NutritionTotals()
+        for item in items {
+            totals.calories += item.calories
+            totals.proteinG += item.proteinG
+            totals.carbsG += item.carbsG
+            totals.fatG += item.fatG
+        }
+        return totals
+    }
+
+    private func sameContent(_ a: Workout_V1_Meal, _ b: Workout_V1_Meal) -> Bool {
+        a.mealType == b.mealType && a.eatenAtMs == b.eatenAtMs && a.timeZone == b.timeZone && a.name == b.name && a.items == b.items
+    }
+
+    /// Adds (`sign` = 1) or removes (`sign` = -1) a meal's figures from its day.
+    private func count(_ meal: Workout_V1_Meal, sign: Double, user: UUID, in txn: inout WriteTransaction) throws {
+        guard let day = LocalDay(year: meal.localDay.year, month: meal.localDay.month, day: meal.localDay.day) else {
+            throw DomainError(.internalError, "a stored meal has no valid local day")
+        }
+        try adjustDay(user: user, day: day, in: &txn) { figures in
+            figures.caloriesEaten = max(0, figures.caloriesEaten + sign * meal.totals.calories)
+            figures.proteinG = max(0, figures.proteinG + sign * meal.totals.proteinG)
+            figures.carbsG = max(0, figures.carbsG + sign * meal.totals.carbsG)
+            figures.fatG = max(0, figures.fatG + sign * meal.totals.fatG)
+            if sign > 0 { figures.meals += 1 } else { figures.meals -= min(figures.meals, 1) }
+        }
+    }
+
+    /// Logs a meal with its food items (idempotent by its client id).
+    package func logMeal(_ caller: Caller, _ request: Workout_V1_LogMealRequest) async throws -> Workout_V1_LogMealResponse {
+        let now = clock.nowMilliseconds()
+        let (id, requested) = try validatedMeal(request.meal, now: now)
+        return try await write(notifying: caller.userID) { [self] txn in
+            var user = try authorize(caller, in: txn, now: now)
+            var meal = requested
+            let zone = try recordZone(meal.timeZone, field: "meal.time_zone", user: user)
+            meal.timeZone = zone.name
+            let key = UserRecordKey(user: caller.userID, id: id)
+            var response = Workout_V1_LogMealResponse()
+            if let existing = try txn.get(key, from: tables.meals.table) {
+                guard sameContent(existing, meal) else {
+                    throw DomainError.alreadyExists("a different meal with this id exists", field: "meal.id")
+                }
+                response.meal = existing
+                response.replayed = true
+                return response
+            }
+            try refuseTombstoned(.meal, user: caller.userID, id: id, in: txn)
+            meal.localDay = LocalDay.containing(instant: meal.eatenAtMs, in: zone.zone).wire
+            meal.createdAtMs = now
+            meal.updatedAtMs = now
+            try count(meal, sign: 1, user: caller.userID, in: &txn)
+            meal.revision = try fileRecordChange(.meal, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
+            try txn.put(meal, forKey: key, in: tables.meals)
+            try saveUser(&user, profileChanged: false, now: now, in: &txn)
+            response.meal = meal
+            return response
+        }
+    }
+
+    /// Replaces a meal (all its items) and moves its figures between days as needed.
+    package func updateMeal(_ caller: Caller, _ request: Workout_V1_UpdateMealRequest) async throws -> Workout_V1_UpdateMealResponse {
+        let now = clock.nowMilliseconds()
+        let (id, requested) = try validatedMeal(request.meal, now: now)
+        return try await write(notifying: caller.userID) { [self] txn in
+            var user = try authorize(caller, in: txn, now: now)
+            let key = UserRecordKey(user: caller.userID, id: id)
+            guard let old = try txn.get(key, from: tables.meals.table) else {
+                throw DomainError.notFound("you have no meal with this id")
+            }
+            if request.expectedRevision != 0, request.expectedRevision != old.revision {
+                throw DomainError.aborted("the meal changed meanwhile (revision \(old.revision), expected \(request.expectedRevision))")
+            }
+            var meal = requested
+            let zone = try recordZone(meal.timeZone, field: "meal.time_zone", user: user)
+            meal.timeZone = zone.name
+            meal.localDay = LocalDay.containing(instant: meal.eatenAtMs, in: zone.zone).wire
+            meal.createdAtMs = old.createdAtMs
+            meal.updatedAtMs = now
+            try count(old, sign: -1, user: caller.userID, in: &txn)
+            try count(meal, sign: 1, user: caller.userID, in: &txn)
+            meal.revision = try fileRecordChange(.meal, id: id, previousRevision: old.revision, user: &user, now: now, in: &txn)
+            try txn.put(meal, forKey: key, in: tables.meals)
+            try saveUser(&user, profileChanged: false, now: now, in: &txn)
+            var response = Workout_V1_UpdateMealResponse()
+            response.meal = meal
+            return response
+        }
+    }
+
+    /// Deletes a meal and its items (idempotent).
+    package func deleteMeal(_ caller: Caller, _ request: Workout_V1_DeleteMealRequest) async throws -> Workout_V1_DeleteMealResponse {
+        let id = try Bounds.recordID(request.id, field: "id")
+        let now = clock.nowMilliseconds()
+        return try await write(notifying: caller.userID) { [self] txn in
+            var user = try authorize(caller, in: txn, now: now)
+            var response = Workout_V1_DeleteMealResponse()
+            guard let old = try txn.delete(UserRecordKey(user: caller.userID, id: id), from: tables.meals) else { return response }
+            try count(old, sign: -1, user: caller.userID, in: &txn)
+            try fileTombstone(.meal, id: id, previousRevision: old.revision, user: &user, now: now, in: &txn)
+            try saveUser(&user, profileChanged: false, now: now, in: &txn)
+            response.deleted = true
+            return response
+        }
+    }
+}

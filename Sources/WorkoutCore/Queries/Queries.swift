@@ -1,0 +1,154 @@
+package import Foundation
+import LMDB
+import Storage
+package import WorkoutProtocol
+
+/// The questions an app asks all day. Every one is a range scan of one member's keys:
+/// O(log n + k), whatever the size of the tables. Page tokens are resume keys; a forged one
+/// cannot leave the caller's key range, because the range bounds the scan.
+extension HouseholdStore {
+    /// Workouts newest first, paged, optionally within `[from_ms, to_ms)`.
+    package func workoutHistory(_ caller: Caller, _ request: Workout_V1_WorkoutHistoryRequest) throws -> Workout_V1_WorkoutHistoryResponse {
+        let now = clock.nowMilliseconds()
+        let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 100, defaultSize: 20)
+        let bounds = try Bounds.timeRange(from: request.fromMs, to: request.toMs, fromField: "from_ms", toField: "to_ms", now: now)
+        try Bounds.byteCount(request.pageToken, field: "page_token", range: 0...256)
+        return try store.read { txn in
+            _ = try authorize(caller, in: txn, now: now)
+            let page = try txn.scanRecords(
+                tables.workoutsByTime, in: tables.workouts,
+                ScanRequest(
+                    range: UserTimeKey.range(user: caller.userID, from: bounds.from ?? .min, to: bounds.to ?? .max),
+                    direction: .backward, limit: size, after: request.pageToken.isEmpty ? nil : Array(request.pageToken)))
+            var response = Workout_V1_WorkoutHistoryResponse()
+            response.workouts = page.elements.map(\.value)
+            response.nextPageToken = page.resumeAfter.map { Data($0) } ?? Data()
+            return response
+        }
+    }
+
+    /// The meals of one local day (midnight to midnight in the given zone, or the member's),
+    /// oldest first, with the day's totals.
+    package func mealsOfDay(_ caller: Caller, _ request: Workout_V1_MealsOfDayRequest) throws -> Workout_V1_MealsOfDayResponse {
+        let now = clock.nowMilliseconds()
+        let day = try LocalDay(wire: request.day, field: "day")
+        if !request.timeZone.isEmpty { _ = try TimeZoneCatalog.zone(named: request.timeZone, field: "time_zone") }
+        return try store.read { txn in
+            let user = try authorize(caller, in: txn, now: now)
+            let zone = try recordZone(request.timeZone, field: "time_zone", user: user)
+            let window = day.interval(in: zone.zone)
+            let page = try txn.scanRecords(
+                tables.mealsByTime, in: tables.meals,
+                ScanRequest(range: UserTimeKey.range(user: caller.userID, from: window.lowerBound, to: window.upperBound)))
+            var response = Workout_V1_MealsOfDayResponse()
+            response.day = day.wire
+            response.timeZone = zone.name
+            response.dayStartMs = window.lowerBound
+            response.dayEndMs = window.upperBound
+            response.meals = page.elements.map(\.value)
+            var totals = Workout_V1_NutritionTotals()
+            for meal in response.meals {
+                totals.calories += meal.totals.calories
+                totals.proteinG += meal.totals.proteinG
+                totals.carbsG += meal.totals.carbsG
+                totals.fatG += meal.totals.fatG
+            }
+            response.totals = totals
+            return response
+        }
+    }
+
+    /// Weight entries oldest first, paged, optionally within `[from_ms, to_ms)`.
+    package func weightProgress(_ caller: Caller, _ request: Workout_V1_WeightProgressRequest) throws -> Workout_V1_WeightProgressResponse {
+        let now = clock.nowMilliseconds()
+        let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 1_000, defaultSize: 500)
+        let bounds = try Bounds.timeRange(from: request.fromMs, to: request.toMs, fromField: "from_ms", toField: "to_ms", now: now)
+        try Bounds.byteCount(request.pageToken, field: "page_token", range: 0...256)
+        return try store.read { txn in
+            _ = try authorize(caller, in: txn, now: now)
+            let page = try txn.scanRecords(
+                tables.weightsByTime, in: tables.weights,
+                ScanRequest(
+                    range: UserTimeKey.range(user: caller.userID, from: bounds.from ?? .min, to: bounds.to ?? .max),
+                    limit: size, after: request.pageToken.isEmpty ? nil : Array(request.pageToken)))
+            var response = Workout_V1_WeightProgressResponse()
+            response.entries = page.elements.map(\.value)
+            response.nextPageToken = page.resumeAfter.map { Data($0) } ?? Data()
+            return response
+        }
+    }
+
+    /// Calories eaten and burned, workouts, active time and steps per day or ISO week.
+    package func summaries(_ caller: Caller, _ request: Workout_V1_SummariesRequest) throws -> Workout_V1_SummariesResponse {
+        let now = clock.nowMilliseconds()
+        let from = try LocalDay(wire: request.fromDay, field: "from_day")
+        let to = try LocalDay(wire: request.toDay, field: "to_day")
+        let granularity: SummaryGranularity
+        switch request.granularity {
+        case .day, .unspecified: granularity = .day
+        case .week: granularity = .week
+        case .UNRECOGNIZED: throw DomainError.invalid("granularity", "granularity must be DAY or WEEK")
+        }
+        var accumulator = try SummaryAccumulator(from: from, to: to, granularity: granularity)
+        return try store.read { txn in
+            _ = try authorize(caller, in: txn, now: now)
+            let first = accumulator.scanDays.lowerBound.epochDay
+            let last = accumulator.scanDays.upperBound.epochDay
+            let days = try txn.scan(tables.days, ScanRequest(range: UserDayKey.range(user: caller.userID, first: first, last: last)))
+            for (key, figures) in days.elements {
+                _ = accumulator.add(DayFigures(
+                    caloriesEaten: figures.caloriesEaten, caloriesBurned: figures.caloriesBurned, workouts: figures.workouts,
+                    activeSeconds: UInt32(clamping: figures.activeSeconds), proteinGrams: figures.proteinG,
+                    carbsGrams: figures.carbsG, fatGrams: figures.fatG, meals: figures.meals),
+                    on: LocalDay(epochDay: key.epochDay))
+            }
+            // Steps: the maximum over sources, per day.
+            let lower = UserDayKey(user: caller.userID, epochDay: first).orderedKey
+            let upper = UserDayKey(user: caller.userID, epochDay: last + 1).orderedKey
+            var perDay: [Int32: UInt32] = [:]
+            for (key, report) in try txn.scan(tables.steps, ScanRequest(range: .halfOpen(lower, upper))).elements {
+                perDay[key.epochDay] = max(perDay[key.epochDay] ?? 0, report.steps)
+            }
+            for (epochDay, steps) in perDay { _ = accumulator.addSteps(on: LocalDay(epochDay: epochDay), steps: steps) }
+            var response = Workout_V1_SummariesResponse()
+            response.periods = accumulator.periods().map { period in
+                var wire = Workout_V1_PeriodSummary()
+                wire.start = period.start.wire
+                wire.end = period.end.wire
+                wire.caloriesEaten = period.figures.caloriesEaten
+                wire.caloriesBurned = period.figures.caloriesBurned
+                wire.workouts = period.figures.workouts
+                wire.activeSeconds = period.figures.activeSeconds
+                wire.steps = period.figures.steps
+                wire.proteinG = period.figures.proteinGrams
+                wire.carbsG = period.figures.carbsGrams
+                wire.fatG = period.figures.fatGrams
+                wire.meals = period.figures.meals
+                return wire
+            }
+            return response
+        }
+    }
+
+    /// Every known achievement, unlocked ones with their date, the rest with progress.
+    package func achievements(_ caller: Caller) throws -> [Workout_V1_Achievement] {
+        let now = clock.nowMilliseconds()
+        return try store.read { txn in
+            let user = try authorize(caller, in: txn, now: now)
+            let unlocked = Dictionary(
+                uniqueKeysWithValues: try txn.scan(tables.achievements, ScanRequest(range: .prefix(caller.userID.orderedKey)))
+                    .elements.map { ($0.key.name, $0.value) })
+            var list = AchievementCatalog.all.map { definition -> Workout_V1_Achievement in
+                var achievement = wireAchievement(definition, totals: user.totals)
+                if let stored = unlocked[definition.id] {
+                    achievement.unlocked = true
+                    achievement.unlockedAtMs = stored.unlockedAtMs
+                }
+                return achievement
+            }
+            // Achievements a newer build unlocked and this one does not know stay visible.
+            list += unlocked.values.filter { stored in !list.contains { $0.achievementID == stored.achievementID } }
+            return list
+        }
+    }
+}
