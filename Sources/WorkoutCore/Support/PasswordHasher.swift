@@ -1,7 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
-package import WorkoutProtocol
+import WorkoutProtocol
 
 /// Hashes and checks passwords with scrypt (swift-crypto's CryptoExtras).
 ///

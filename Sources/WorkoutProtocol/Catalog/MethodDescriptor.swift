@@ -1,0 +1,34 @@
+
+/// A method as data: what `Meta.DescribeCatalog` lists and the server's router looks up.
+package struct MethodDescriptor: Sendable, Hashable {
+    /// The number in a REQUEST frame's `code`; fixed forever.
+    package let number: UInt32
+    /// `Service.Method`, e.g. `Auth.Login`.
+    package let name: String
+    /// The request message's full protobuf name.
+    package let requestType: String
+    /// The response (or, when streaming, each stream message's) full protobuf name.
+    package let responseType: String
+    /// Whether the method answers with STREAM_MESSAGE frames and a STREAM_END.
+    package let isServerStreaming: Bool
+    /// Whether the connection must have a session (else UNAUTHENTICATED).
+    package let needsSession: Bool
+    /// Whether only admins may call it (else PERMISSION_DENIED).
+    package let adminOnly: Bool
+    /// One line on what it does.
+    package let summary: String
+
+    /// The wire form, for `Meta.DescribeCatalog`.
+    package var wire: Workout_V1_MethodDescriptor {
+        var descriptor = Workout_V1_MethodDescriptor()
+        descriptor.number = number
+        descriptor.name = name
+        descriptor.requestType = requestType
+        descriptor.responseType = responseType
+        descriptor.serverStreaming = isServerStreaming
+        descriptor.needsSession = needsSession
+        descriptor.adminOnly = adminOnly
+        descriptor.summary = summary
+        return descriptor
+    }
+}
