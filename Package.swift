@@ -53,7 +53,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
-            exclude: ["Schema/store.proto", "Generated/PROTO_CHECKSUM"],
+            exclude: ["Schema/store.proto", "Generated/PROTO_CHECKSUM", "README.md"],
             swiftSettings: strictSettings
         ),
 
