@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/google/swift-benchmark.git", from: "0.1.2"),
     ],
     targets: [
         // C libraries, in quarantine.
@@ -41,7 +42,7 @@ let package = Package(
         .target(
             name: "WorkoutProtocol",
             dependencies: ["CZlib", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
-            exclude: ["Generated/PROTO_CHECKSUM"],
+            exclude: ["Generated/PROTO_CHECKSUM", "README.md"],
             swiftSettings: strictSettings
         ),
         // The domain: rules (pure), and the household's operations on the store.
@@ -77,6 +78,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "TestSupport"], swiftSettings: strictSettings),
+
+        // The frame decoder's fuzz target (see Fuzz/README.md) and micro-benchmarks.
+        .executableTarget(
+            name: "workout-fuzz-frames",
+            dependencies: ["WorkoutProtocol"],
+            path: "Fuzz/FrameDecoder",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "workout-microbench",
+            dependencies: ["WorkoutProtocol", .product(name: "Benchmark", package: "swift-benchmark")],
+            path: "Benchmarks/MicroBenchmarks",
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

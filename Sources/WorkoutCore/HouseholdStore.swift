@@ -1,7 +1,7 @@
 package import Foundation
 package import LMDB
 package import Storage
-package import WorkoutProtocol
+import WorkoutProtocol
 
 /// A household's data and everything members and admins do with it: accounts, sessions,
 /// invites, logging, queries, the household view and export. No sockets: the server maps

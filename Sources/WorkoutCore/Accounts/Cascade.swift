@@ -1,7 +1,7 @@
-package import Foundation
+import Foundation
 import LMDB
 import Storage
-package import WorkoutProtocol
+import WorkoutProtocol
 
 /// Deleting a member deletes everything of theirs: every table keyed by their id.
 extension HouseholdStore {

@@ -1,5 +1,5 @@
-package import Foundation
-package import LMDB
+import Foundation
+import LMDB
 import Storage
 package import WorkoutProtocol
 

@@ -1,7 +1,7 @@
-package import Foundation
+import Foundation
 import LMDB
 import Storage
-package import WorkoutProtocol
+import WorkoutProtocol
 
 /// What every logging write shares: the per-day figures, streaks, achievements, tombstones.
 extension HouseholdStore {

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol

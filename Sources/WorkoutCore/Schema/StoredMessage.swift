@@ -1,10 +1,12 @@
 package import Storage
 package import SwiftProtobuf
-package import WorkoutProtocol
+import WorkoutProtocol
 
-/// Protobuf messages stored as their binary encoding: unknown fields survive a round trip, so
+/// A protobuf message stored as its binary encoding. Unknown fields survive a round trip, so
 /// an older build that rewrites a record keeps what a newer one added.
-extension StoredValue where Self: SwiftProtobuf.Message {
+package protocol StoredMessage: StoredValue, SwiftProtobuf.Message {}
+
+extension StoredMessage {
     package init(storedBytes: UnsafeRawBufferPointer) throws {
         try self.init(serializedBytes: Array(storedBytes))
     }
@@ -14,13 +16,13 @@ extension StoredValue where Self: SwiftProtobuf.Message {
     }
 }
 
-extension Workout_Store_V1_StoredUser: StoredValue {}
-extension Workout_Store_V1_StoredSession: StoredValue {}
-extension Workout_Store_V1_StoredInvite: StoredValue {}
-extension Workout_Store_V1_StoredDay: StoredValue {}
-extension Workout_Store_V1_StoredChange: StoredValue {}
-extension Workout_V1_Workout: StoredValue {}
-extension Workout_V1_Meal: StoredValue {}
-extension Workout_V1_WeightEntry: StoredValue {}
-extension Workout_V1_StepsReport: StoredValue {}
-extension Workout_V1_Achievement: StoredValue {}
+extension Workout_Store_V1_StoredUser: StoredMessage {}
+extension Workout_Store_V1_StoredSession: StoredMessage {}
+extension Workout_Store_V1_StoredInvite: StoredMessage {}
+extension Workout_Store_V1_StoredDay: StoredMessage {}
+extension Workout_Store_V1_StoredChange: StoredMessage {}
+extension Workout_V1_Workout: StoredMessage {}
+extension Workout_V1_Meal: StoredMessage {}
+extension Workout_V1_WeightEntry: StoredMessage {}
+extension Workout_V1_StepsReport: StoredMessage {}
+extension Workout_V1_Achievement: StoredMessage {}
