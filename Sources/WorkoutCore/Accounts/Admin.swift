@@ -149,6 +149,43 @@ extension HouseholdStore {
         }
     }
 
+    /// Makes an invite code from the server machine (the `workoutd` admin command): having the
+    /// data directory is the trust, so no session is needed. Blocks until durable.
+    ///
+    /// - Parameters:
+    ///   - role: `.member` or `.admin`.
+    ///   - expiresInSeconds: 0 for the default (7 days), else 60...2,592,000.
+    ///   - note: a reminder for whom it is (0...128 bytes).
+    /// - Returns: the code (shown once) and the invite.
+    package func createInviteLocally(role: Workout_V1_Role, expiresInSeconds: UInt32 = 0, note: String = "") throws -> Workout_V1_CreateInviteResponse {
+        guard role == .member || role == .admin else {
+            throw DomainError.invalid("role", "role must be ROLE_MEMBER or ROLE_ADMIN")
+        }
+        if expiresInSeconds != 0 {
+            try Bounds.integer(expiresInSeconds, field: "expires_in_seconds", range: 60...2_592_000)
+        }
+        try Bounds.text(note, field: "note", bytes: 0...128)
+        let now = clock.nowMilliseconds()
+        let lifetime = expiresInSeconds == 0 ? configuration.defaultInviteLifetimeMilliseconds : Int64(expiresInSeconds) * 1000
+        let code = Secrets.inviteCode()
+        let digest = DigestKey(Secrets.digest(Array(Secrets.normalizeInviteCode(code).utf8)))
+        var invite = Workout_Store_V1_StoredInvite()
+        invite.inviteID = Data(Secrets.randomBytes(16))
+        invite.role = Int32(role.rawValue)
+        invite.createdAtMs = now
+        invite.expiresAtMs = now + lifetime
+        invite.note = note
+        invite.codeHint = String(code.suffix(4))
+        let stored = invite
+        return try store.writeAndWait { [self] txn in
+            try txn.put(stored, forKey: digest, in: tables.invites)
+            var response = Workout_V1_CreateInviteResponse()
+            response.code = code
+            response.invite = wireInvite(stored, now: now)
+            return response
+        }
+    }
+
     /// Every member, for the local admin command (no session needed: local trust).
     package func listMembersLocally() throws -> [Workout_V1_Profile] {
         try store.read { txn in
