@@ -61,7 +61,9 @@ extension HouseholdStore {
     // MARK: Registration and login
 
     /// Joins the household with an invite code: creates the member, uses up the invite, and
-    /// opens a session.
+    /// opens a session. When the profile states a weight and the request carries
+    /// `initial_weight_entry_id`, the weight is also stored as the member's first weight entry,
+    /// measured now.
     ///
     /// - Throws: ``DomainError`` `unauthenticated` for an unknown, used, revoked or expired
     ///   code (one answer for all), `alreadyExists` for a taken email, `invalidArgument`.
@@ -69,6 +71,8 @@ extension HouseholdStore {
         let codeText = try Bounds.validText(request.inviteCode, field: "invite_code", bytes: 1...64)
         _ = try Bounds.password(new: request.password, field: "password")
         let deviceName = try Bounds.validText(request.deviceName, field: "device_name", bytes: 0...64)
+        let initialWeightID = try request.initialWeightEntryID.isEmpty
+            ? nil : Bounds.recordID(request.initialWeightEntryID, field: "initial_weight_entry_id")
         let now = clock.nowMilliseconds()
         var user = try newUser(profile: request.profile, role: .member, now: now, fieldPrefix: "profile.")
         user.password = try hasher.hash(request.password)
@@ -85,6 +89,9 @@ extension HouseholdStore {
             var user = prepared
             user.role = invite.role == Int32(Workout_V1_Role.admin.rawValue) ? invite.role : Int32(Workout_V1_Role.member.rawValue)
             try insertUser(&user, now: now, in: &txn)
+            if let initialWeightID, user.weightKg != 0 {
+                try storeInitialWeight(id: initialWeightID, user: &user, now: now, in: &txn)
+            }
             invite.usedBy = user.userID
             invite.usedAtMs = now
             try txn.put(invite, forKey: codeDigest, in: tables.invites)
@@ -157,7 +164,7 @@ extension HouseholdStore {
             session.lastUsedAtMs = now
             session.expiresAtMs = now + lifetime
             try txn.put(session, forKey: digest, in: tables.sessions)
-            return authenticated(user: user, session: session, token: nil, now: now)
+            return authenticated(user: user, session: session, token: nil, tokenDigest: digest.bytes, now: now)
         }
     }
 
@@ -227,6 +234,24 @@ extension HouseholdStore {
 
     // MARK: Helpers
 
+    /// Stores a new member's profile weight as their first weight entry, measured `now` in
+    /// their zone, and marks it as the entry that set the profile's weight.
+    func storeInitialWeight(id: UUID, user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction) throws {
+        let zone = try TimeZoneCatalog.zone(named: user.timeZone, field: "profile.time_zone")
+        var entry = Workout_V1_WeightEntry()
+        entry.id = id.data
+        entry.weightKg = user.weightKg
+        entry.measuredAtMs = now
+        entry.timeZone = user.timeZone
+        entry.localDay = LocalDay.containing(instant: now, in: zone).wire
+        entry.createdAtMs = now
+        entry.revision = try fileRecordChange(.weight, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
+        try txn.put(entry, forKey: UserRecordKey(user: UUID(bytes: user.userID), id: id), in: tables.weights)
+        user.weightMeasuredAtMs = now
+        user.weightEntryID = entry.id
+        try saveUser(&user, profileChanged: false, now: now, in: &txn)
+    }
+
     /// A scrypt hash of nothing anyone knows, for timing-safe failed logins.
     static let decoyHash: Workout_Store_V1_PasswordHash = {
         (try? PasswordHasher(parameters: .standard).hash(UUID().uuidString)) ?? Workout_Store_V1_PasswordHash()
@@ -278,11 +303,20 @@ extension HouseholdStore {
         return session
     }
 
-    func authenticated(user: Workout_Store_V1_StoredUser, session: Workout_Store_V1_StoredSession, token: [UInt8]?, now: Int64) -> Authenticated {
+    /// What a login, registration or resume answers.
+    ///
+    /// - Parameters:
+    ///   - token: The new session's token (login and registration), returned once; `nil` for a resume.
+    ///   - tokenDigest: The session's key when `token` is `nil` (a resume knows only the digest);
+    ///     without it the caller could never be authorized again.
+    func authenticated(
+        user: Workout_Store_V1_StoredUser, session: Workout_Store_V1_StoredSession, token: [UInt8]?,
+        tokenDigest: [UInt8]? = nil, now: Int64
+    ) -> Authenticated {
         let userID = UUID(bytes: user.userID)
-        let digest = token.map { Secrets.digest($0) }
+        let digest = token.map { Secrets.digest($0) } ?? tokenDigest ?? []
         return Authenticated(
-            caller: Caller(userID: userID, sessionID: UUID(bytes: session.sessionID), tokenDigest: digest ?? []),
+            caller: Caller(userID: userID, sessionID: UUID(bytes: session.sessionID), tokenDigest: digest),
             token: token, session: sessionInfo(session, current: true),
             profile: profile(of: user), totals: totals(of: user, now: now), revision: user.revision)
     }

@@ -193,6 +193,14 @@ extension HouseholdStore {
         }
     }
 
+    /// Checks that the caller's session is valid and belongs to an admin or the owner.
+    ///
+    /// - Throws: ``DomainError`` `unauthenticated` or `permissionDenied`.
+    package func requireAdmin(_ caller: Caller) throws {
+        let now = clock.nowMilliseconds()
+        _ = try store.read { txn in try authorizeAdmin(caller, in: txn, now: now) }
+    }
+
     /// Refuses when `admin` may not manage `member`: nobody manages the owner, and only the
     /// owner manages admins.
     private func checkMayManage(admin: Workout_Store_V1_StoredUser, member: Workout_Store_V1_StoredUser) throws {

@@ -69,7 +69,8 @@ extension HouseholdStore {
     /// Deletes the caller's account and everything of theirs, after checking their password.
     ///
     /// - Throws: ``DomainError`` `permissionDenied` for a wrong password, `failedPrecondition`
-    ///   when the caller is the owner and no other admin would remain.
+    ///   when the caller is the owner and no other admin would remain. When the owner leaves,
+    ///   the longest-standing admin becomes the owner.
     package func deleteAccount(_ caller: Caller, _ request: Workout_V1_DeleteAccountRequest) async throws {
         _ = try Bounds.password(presented: request.password, field: "password")
         let now = clock.nowMilliseconds()
@@ -80,12 +81,15 @@ extension HouseholdStore {
         try await write(notifying: caller.userID) { [self] txn in
             let user = try authorize(caller, in: txn, now: now)
             if user.role == Int32(Workout_V1_Role.owner.rawValue) {
+                // The longest-standing admin becomes the owner, so the household always has one.
                 let admins = try txn.scan(tables.users.table, ScanRequest()).elements.filter {
                     $0.key != caller.userID && $0.value.role != Int32(Workout_V1_Role.member.rawValue)
                 }
-                guard !admins.isEmpty else {
+                guard var successor = admins.min(by: { $0.value.createdAtMs < $1.value.createdAtMs })?.value else {
                     throw DomainError.failedPrecondition("the owner cannot leave while no other admin remains")
                 }
+                successor.role = Int32(Workout_V1_Role.owner.rawValue)
+                try saveUser(&successor, profileChanged: true, now: now, in: &txn)
             }
             try deleteEverything(of: caller.userID, in: &txn)
         }

@@ -106,9 +106,12 @@ extension HouseholdStore {
     }
 
     /// Refuses an id that a deleted record of the same kind had.
-    func refuseTombstoned(_ kind: RecordKind, user: UUID, id: UUID, in txn: borrowing some TransactionReading & ~Copyable) throws {
+    ///
+    /// - Parameter field: The request field holding the id (`workout.id`, `meal.id`, `entry.id`),
+    ///   named in the error.
+    func refuseTombstoned(_ kind: RecordKind, user: UUID, id: UUID, field: String, in txn: borrowing some TransactionReading & ~Copyable) throws {
         if try txn.contains(TombstoneKey(user: user, kind: kind.rawValue, id: id), in: tables.tombstones) {
-            throw DomainError.alreadyExists("a deleted record had this id; ids are never reused", field: "id")
+            throw DomainError.alreadyExists("\(field): a deleted record had this id; ids are never reused", field: field)
         }
     }
 

@@ -94,7 +94,7 @@ extension HouseholdStore {
                 response.replayed = true
                 return response
             }
-            try refuseTombstoned(.meal, user: caller.userID, id: id, in: txn)
+            try refuseTombstoned(.meal, user: caller.userID, id: id, field: "meal.id", in: txn)
             meal.localDay = LocalDay.containing(instant: meal.eatenAtMs, in: zone.zone).wire
             meal.createdAtMs = now
             meal.updatedAtMs = now

@@ -24,7 +24,9 @@ extension HouseholdStore {
             let key = UserStepsKey(user: caller.userID, epochDay: day.epochDay, source: report.source)
             var response = Workout_V1_ReportStepsResponse()
             let existing = try txn.get(key, from: tables.steps)
-            if let existing, !StepsRule.shouldReplace(existingReportedAt: existing.reportedAtMs, newReportedAt: report.reportedAtMs) {
+            // An older report is ignored; an identical one (a retry) changes nothing, not even the revision.
+            if let existing, !StepsRule.shouldReplace(existingReportedAt: existing.reportedAtMs, newReportedAt: report.reportedAtMs)
+                || (existing.reportedAtMs == report.reportedAtMs && existing.steps == report.steps) {
                 response.day = try stepsDay(user: caller.userID, day: day, in: txn)
                 return response
             }

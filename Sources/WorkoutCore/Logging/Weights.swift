@@ -39,7 +39,7 @@ extension HouseholdStore {
                 response.replayed = true
                 return response
             }
-            try refuseTombstoned(.weight, user: caller.userID, id: id, in: txn)
+            try refuseTombstoned(.weight, user: caller.userID, id: id, field: "entry.id", in: txn)
             entry.localDay = LocalDay.containing(instant: entry.measuredAtMs, in: zone.zone).wire
             entry.createdAtMs = now
             entry.revision = try fileRecordChange(.weight, id: id, previousRevision: nil, user: &user, now: now, in: &txn)

@@ -87,7 +87,7 @@ extension HouseholdStore {
                 response.replayed = true
                 return response
             }
-            try refuseTombstoned(.workout, user: caller.userID, id: id, in: txn)
+            try refuseTombstoned(.workout, user: caller.userID, id: id, field: "workout.id", in: txn)
             let day = LocalDay.containing(instant: workout.performedAtMs, in: zone.zone)
             workout.localDay = day.wire
             workout.createdAtMs = now
