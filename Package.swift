@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/google/swift-benchmark.git", from: "0.1.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
     ],
     targets: [
         // C libraries, in quarantine.
@@ -58,6 +60,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The socket server on Dispatch: connections, router, auth gate, limits, streams.
+        .target(
+            name: "WorkoutServer",
+            dependencies: [
+                "WorkoutCore", "WorkoutProtocol", "Storage",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // Executables.
         .executableTarget(
             name: "workoutd",
@@ -78,6 +92,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "WorkoutServerTests",
+            dependencies: [
+                "WorkoutServer", "WorkoutCore", "WorkoutProtocol", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         // The frame decoder's fuzz target (see Fuzz/README.md) and micro-benchmarks.
         .executableTarget(

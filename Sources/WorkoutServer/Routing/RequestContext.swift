@@ -1,0 +1,39 @@
+package import WorkoutCore
+
+/// What a handler knows of the call's connection.
+package struct RequestContext: Sendable {
+    /// The connection's session, if it has one.
+    package var caller: Caller?
+    /// The peer's address (host only), for login throttling and logs.
+    package var source: String
+    /// The client's agent string from its HELLO.
+    package var agent: String
+}
+
+/// What a handler produces besides its response.
+package enum HandlerOutcome: Sendable {
+    /// The response body; the connection's session is unchanged.
+    case reply([UInt8])
+    /// The response body, and the connection now speaks for this session (login, register, resume).
+    case bind(Caller, reply: [UInt8])
+    /// The response body, and the connection has no session any more (logout, account deleted).
+    case unbind(reply: [UInt8])
+}
+
+/// How a method runs.
+package enum Handler: Sendable {
+    /// A read: runs on the connection's queue at once, in a read transaction (microseconds).
+    case inline(@Sendable (RequestContext, [UInt8]) throws -> HandlerOutcome)
+    /// A write or slow call: runs in a task; its result comes back to the connection's queue.
+    case task(@Sendable (RequestContext, [UInt8]) async throws -> HandlerOutcome)
+    /// A server-streaming call, driven by the connection.
+    case stream(StreamKind)
+}
+
+/// The server-streaming methods.
+package enum StreamKind: Sendable {
+    /// `Streams.Watch`.
+    case watch
+    /// `Streams.Export`.
+    case export
+}

@@ -1,0 +1,52 @@
+/// Where the server listens and the limits it keeps, each with a sane default.
+package struct ServerConfiguration: Sendable {
+    /// The host to listen on: a name or numeric address; "localhost" listens on both
+    /// 127.0.0.1 and ::1, "::" and "0.0.0.0" on every interface.
+    package var host = "127.0.0.1"
+    /// The port; 0 picks a free one (tests).
+    package var port = 7420
+    /// The listen backlog.
+    package var backlog: Int32 = 512
+
+    /// The most connections open at once; more are refused with RESOURCE_EXHAUSTED.
+    package var maxConnections = 1_024
+    /// The most connections open at once from one address.
+    package var maxConnectionsPerSource = 256
+    /// The largest frame payload the server accepts, in bytes (advertised in ServerHello).
+    package var maxFrameSize = 4 << 20
+    /// The most calls in flight per connection; more are answered RESOURCE_EXHAUSTED.
+    package var maxCallsInFlight = 64
+    /// How many bytes of responses may wait for a slow reader before the server stops reading
+    /// that connection's requests.
+    package var maxBufferedOutput = 8 << 20
+    /// How long a connection may stay above ``maxBufferedOutput`` before it is dropped.
+    package var slowReaderTimeout: Duration = .seconds(30)
+    /// How long a client has to finish its preface and HELLO.
+    package var handshakeTimeout: Duration = .seconds(10)
+    /// A connection with no calls (and no open Watch) for this long is closed with GOAWAY.
+    package var idleTimeout: Duration = .seconds(300)
+    /// How often the server pings a quiet connection; no answer within two intervals closes it.
+    package var pingInterval: Duration = .seconds(30)
+    /// How long one Watch stream may stay open before the server ends it (the client resumes).
+    package var maxStreamDuration: Duration = .seconds(24 * 3600)
+    /// How long a graceful shutdown waits for calls in flight.
+    package var shutdownGracePeriod: Duration = .seconds(10)
+    /// The bytes one read asks for.
+    package var readChunkSize = 64 << 10
+    /// The server's name and version in ServerHello and Meta.Health.
+    package var agent = "workoutd/0.1"
+
+    /// The defaults.
+    package init() {}
+}
+
+extension Duration {
+    /// Whole milliseconds, saturating.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    /// Whole milliseconds as a UInt32, saturating (for hello fields).
+    var clampedMilliseconds: UInt32 { UInt32(clamping: milliseconds) }
+}
