@@ -69,6 +69,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
 
