@@ -77,8 +77,9 @@ let package = Package(
         .executableTarget(
             name: "workoutd",
             dependencies: [
-                "Storage",
+                "LMDB", "Storage", "WorkoutProtocol", "WorkoutCore", "WorkoutServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -93,6 +94,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "TestSupport"], swiftSettings: strictSettings),
+        // Runs the built `workoutd` as a process (depending on it makes sure it is built first),
+        // and tests its settings resolution in-process through `@testable import workoutd`.
+        .testTarget(
+            name: "WorkoutdTests",
+            dependencies: ["workoutd", "WorkoutCore", "WorkoutProtocol", "Storage", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "WorkoutServerTests",
             dependencies: [

@@ -24,7 +24,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: Hashable, Sendable {
             case dataDirectory, notAStore, schemaTooNew, migrationFailed
-            case corruptValue, malformedKey, unknownTable, closed, database
+            case corruptValue, malformedKey, unknownTable, closed, database, storeExists
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -47,6 +47,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let closed = Code(.closed)
         /// liblmdb failed; the underlying error is an `LMDBError`.
         public static let database = Code(.database)
+        /// The target directory holds a store already, and replacing it was not asked for
+        /// (``Store/restore(backup:into:schema:replacing:)``).
+        public static let storeExists = Code(.storeExists)
 
         public var description: String { String(describing: wrapped) }
     }

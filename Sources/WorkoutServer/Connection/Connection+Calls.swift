@@ -51,7 +51,7 @@ extension Connection {
             let call = CallState(method: frame.code, isStream: false, startedAt: startedAt)
             calls[callID] = call
             scheduleDeadline(frame.deadline, for: call, callID: callID)
-            call.task = Task { [self] in
+            call.task = Task(executorPreference: ServerTaskExecutor.shared) { [self] in
                 let result: Result<HandlerOutcome, any Error>
                 do {
                     result = .success(try await run(requestContext, body))

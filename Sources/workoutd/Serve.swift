@@ -1,0 +1,134 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import WorkoutCore
+import WorkoutServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `workoutd serve` (what `workoutd` with no subcommand does): opens the household's store and
+/// serves the protocol until SIGTERM or SIGINT.
+///
+/// The first signal shuts down gracefully: no new connections, GOAWAY to every client, calls in
+/// flight finish within the grace period, the writer is flushed and the store closed. A second
+/// signal exits at once; that is still safe, because every acknowledged write was committed
+/// with fsync before its client heard OK.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the household on the network (the default subcommand).")
+
+    @OptionGroup var options: DataDirectoryOptions
+
+    @Option(help: ArgumentHelp("The address to listen on (default: $WORKOUTD_HOST, else the file's, else 127.0.0.1); \"localhost\" means 127.0.0.1 and ::1, \"::\" every interface.", valueName: "host"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("The port (default: $WORKOUTD_PORT, else the file's, else 7420); 0 picks a free one.", valueName: "port"))
+    var port: Int?
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default: $WORKOUTD_LOG_LEVEL, else info).", valueName: "level"))
+    var logLevel: String?
+
+    func run() async throws {
+        let settings = try options.settings(host: host, port: port)
+        let levelName = logLevel ?? ProcessInfo.processInfo.environment["WORKOUTD_LOG_LEVEL"] ?? "info"
+        guard let level = Logger.Level(rawValue: levelName) else {
+            throw CommandFailure(.badInput, "unknown log level \(levelName)")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "workoutd")
+        try await DataDirectoryLock.withLock(dataDirectory: settings.dataDirectory) { _ in
+            let household = try HouseholdStore(directory: settings.dataDirectory)
+            let server = WorkoutServer(configuration: serverConfiguration(settings), household: household, logger: logger)
+            let addresses: [SocketAddress]
+            do {
+                addresses = try server.start()
+            } catch {
+                household.close()
+                throw CommandFailure(.store, "cannot listen on \(settings.host):\(settings.port): \(error)")
+            }
+            let dataDirectory = URL(fileURLWithPath: settings.dataDirectory).standardizedFileURL.path
+            print("workoutd \(WorkoutServer.version): serving on \(addresses.map(\.description).joined(separator: ", "))")
+            print("data directory: \(dataDirectory)")
+            if (try? household.listMembersLocally().isEmpty) == true {
+                print("no members yet: create the owner with `workoutd create-owner --email you@example.com --first-name You --data-dir \(settings.dataDirectory)`")
+            }
+            fflush(nil)
+            await waitForSignals(server: server, logger: logger)
+            household.close()
+            logger.info("stopped; the store is closed")
+        }
+    }
+
+    /// The server's configuration: the defaults, overridden by the settings.
+    private func serverConfiguration(_ settings: ServerSettings) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.host = settings.host
+        configuration.port = settings.port
+        let limits = settings.limits
+        if let value = limits.maxConnections { configuration.maxConnections = value }
+        if let value = limits.maxConnectionsPerAddress { configuration.maxConnectionsPerSource = value }
+        if let value = limits.maxFrameBytes { configuration.maxFrameSize = value }
+        if let value = limits.maxCallsInFlight { configuration.maxCallsInFlight = value }
+        if let value = limits.maxBufferedOutputBytes { configuration.maxBufferedOutput = value }
+        if let value = limits.handshakeTimeoutSeconds { configuration.handshakeTimeout = .milliseconds(Int64(value * 1000)) }
+        if let value = limits.idleTimeoutSeconds { configuration.idleTimeout = .milliseconds(Int64(value * 1000)) }
+        if let value = limits.maxStreamSeconds { configuration.maxStreamDuration = .milliseconds(Int64(value * 1000)) }
+        if let value = limits.shutdownGraceSeconds { configuration.shutdownGracePeriod = .milliseconds(Int64(value * 1000)) }
+        return configuration
+    }
+
+    /// Returns after a graceful shutdown that the first SIGTERM or SIGINT started; a second
+    /// signal exits the process at once.
+    private func waitForSignals(server: WorkoutServer, logger: Logger) async {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let queue = DispatchQueue(label: "workoutd.signals")
+        let received = ManagedAtomicFlag()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            var sources: [any DispatchSourceSignal] = []
+            for number in [SIGTERM, SIGINT] {
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler {
+                    if received.setIfFirst() {
+                        logger.info("signal \(number): shutting down gracefully (a second signal exits at once)")
+                        Task {
+                            await server.shutdown()
+                            continuation.resume()
+                        }
+                    } else {
+                        logger.warning("second signal: exiting now")
+                        server.stopNow()
+                        Glibc._exit(1)
+                    }
+                }
+                source.resume()
+                sources.append(source)
+            }
+            SignalSources.keep(sources)
+        }
+    }
+}
+
+/// Keeps the signal sources alive for the life of the process.
+private enum SignalSources {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    // Written once, from the main task, before any signal can arrive.
+    static func keep(_ new: [any DispatchSourceSignal]) { sources = new }
+}
+
+/// A flag that is set once: `setIfFirst` answers `true` to the first caller only.
+private final class ManagedAtomicFlag: @unchecked Sendable {
+    // Safe because: only touched on the serial signal queue.
+    private var isSet = false
+    func setIfFirst() -> Bool {
+        defer { isSet = true }
+        return !isSet
+    }
+}

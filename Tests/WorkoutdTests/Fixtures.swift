@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TestSupport
+import WorkoutCore
+import WorkoutProtocol
+
+/// Opens the household store in `directory` in-process (after a `workoutd` run has exited),
+/// runs `body`, closes it.
+func withHousehold<R>(_ directory: String, _ body: (HouseholdStore) async throws -> R) async throws -> R {
+    var configuration = HouseholdStore.Configuration()
+    configuration.passwordParameters = .fastForTests
+    let store = try HouseholdStore(directory: directory, configuration: configuration)
+    defer { store.close() }
+    return try await body(store)
+}
+
+/// Logs in through the store, as the server would for a client.
+func login(_ store: HouseholdStore, email: String, password: String) async throws -> HouseholdStore.Authenticated {
+    var request = Workout_V1_LoginRequest()
+    request.email = email
+    request.password = password
+    request.deviceName = "test"
+    return try await store.login(request, source: "test-\(UUID().uuidString)", agent: "WorkoutdTests")
+}
+
+/// Runs `workoutd create-owner` for `email` in `dataDirectory`, expecting success.
+@discardableResult
+func createOwner(
+    _ dataDirectory: String, email: String = "ada@example.com", password: String = "correct horse battery",
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> WorkoutdProcess.Result {
+    let result = try WorkoutdProcess.run(
+        ["create-owner", "--data-dir", dataDirectory, "--email", email, "--first-name", "Ada", "--last-name", "Lovelace",
+         "--time-zone", "Europe/Berlin", "--password-stdin"],
+        input: password + "\n")
+    #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
+    return result
+}
+
+/// The invite code in `workoutd invite`'s output.
+func inviteCode(in output: String) -> String? {
+    output.split(separator: "\n").first { $0.hasPrefix("Invite code: ") }
+        .map { String($0.dropFirst("Invite code: ".count)) }
+}
