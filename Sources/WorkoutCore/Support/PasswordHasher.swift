@@ -1,5 +1,6 @@
 import Crypto
 import _CryptoExtras
+import Dispatch
 import Foundation
 import WorkoutProtocol
 
@@ -64,7 +65,13 @@ package struct PasswordHasher: Sendable {
             || stored.blockSize < UInt32(parameters.blockSize) || stored.parallelism < UInt32(parameters.parallelism)
     }
 
+    /// At most one scrypt per core at a time: each takes 128 × N × r bytes (32 MiB at the
+    /// standard parameters), so a burst of logins cannot take the machine's memory.
+    private static let slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
+
     private func derive(_ password: String, salt: [UInt8], rounds: Int, blockSize: Int, parallelism: Int) throws -> Data {
+        Self.slots.wait()
+        defer { Self.slots.signal() }
         let key = try KDF.Scrypt.deriveKey(
             from: Array(password.utf8), salt: salt, outputByteCount: 32,
             rounds: rounds, blockSize: blockSize, parallelism: parallelism)
