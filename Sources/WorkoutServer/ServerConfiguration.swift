@@ -25,7 +25,8 @@ package struct ServerConfiguration: Sendable {
     package var handshakeTimeout: Duration = .seconds(10)
     /// A connection with no calls (and no open Watch) for this long is closed with GOAWAY.
     package var idleTimeout: Duration = .seconds(300)
-    /// How often the server pings a quiet connection; no answer within two intervals closes it.
+    /// How often the server pings a quiet connection; a PING left unanswered (nothing at all
+    /// arrives) for ``idleTimeout`` closes it with GOAWAY UNAVAILABLE.
     package var pingInterval: Duration = .seconds(30)
     /// How long one Watch stream may stay open before the server ends it (the client resumes).
     package var maxStreamDuration: Duration = .seconds(24 * 3600)

@@ -194,7 +194,7 @@ extension HouseholdStore {
         let now = clock.nowMilliseconds()
         let user = try store.read { txn in try authorize(caller, in: txn, now: now) }
         guard hasher.verify(request.currentPassword, against: user.password) else {
-            throw DomainError(.permissionDenied, "the current password is wrong")
+            throw DomainError(.permissionDenied, "the current password is wrong", field: "current_password")
         }
         let newHash = try hasher.hash(request.newPassword)
         return try await write { [self] txn in

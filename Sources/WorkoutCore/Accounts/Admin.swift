@@ -59,7 +59,11 @@ extension HouseholdStore {
         }
     }
 
-    /// Revokes an invite so its code no longer works.
+    /// Revokes an invite so its code no longer works; revoking a revoked or expired one is a
+    /// no-op.
+    ///
+    /// - Throws: ``DomainError`` `notFound` for an unknown id, `failedPrecondition` for an
+    ///   invite that was already used.
     package func revokeInvite(_ caller: Caller, _ request: Workout_V1_RevokeInviteRequest) async throws -> Workout_V1_Invite {
         let inviteID = try Bounds.recordID(request.inviteID, field: "invite_id")
         let now = clock.nowMilliseconds()
@@ -68,7 +72,10 @@ extension HouseholdStore {
             guard let digest = try txn.get(inviteID, fromIndex: tables.invitesByID),
                   var invite = try txn.get(digest, from: tables.invites.table)
             else { throw DomainError.notFound("no invite with that id") }
-            if invite.usedBy.isEmpty { invite.revoked = true }
+            guard invite.usedBy.isEmpty else {
+                throw DomainError.failedPrecondition("the invite was already used")
+            }
+            invite.revoked = true
             try txn.put(invite, forKey: digest, in: tables.invites)
             return wireInvite(invite, now: now)
         }
@@ -116,6 +123,8 @@ extension HouseholdStore {
     /// Sets a member's password and revokes all their sessions.
     ///
     /// - Returns: how many sessions were revoked.
+    /// - Throws: ``DomainError`` `failedPrecondition` when the caller names themself (they use
+    ///   ChangePassword, which checks the current password).
     package func resetPassword(_ caller: Caller, _ request: Workout_V1_ResetPasswordRequest) async throws -> UInt32 {
         let target = try Bounds.recordID(request.userID, field: "user_id")
         _ = try Bounds.password(new: request.newPassword, field: "new_password")
@@ -126,10 +135,13 @@ extension HouseholdStore {
             guard var member = try txn.get(target, from: tables.users.table) else {
                 throw DomainError.notFound("no member with that id")
             }
-            if target != caller.userID { try checkMayManage(admin: admin, member: member) }
+            guard target != caller.userID else {
+                throw DomainError.failedPrecondition("use ChangePassword to change your own password")
+            }
+            try checkMayManage(admin: admin, member: member)
             member.password = newHash
             try txn.put(member, forKey: target, in: tables.users)
-            return try revokeSessions(of: target, except: target == caller.userID ? caller.sessionID : nil, in: &txn)
+            return try revokeSessions(of: target, except: nil, in: &txn)
         }
     }
 

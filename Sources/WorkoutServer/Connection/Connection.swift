@@ -52,6 +52,8 @@ final class Connection: @unchecked Sendable {
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
     private var pausedSince: UInt64?
+    /// When the server sent the PING that is not answered yet (nothing arrived since).
+    private var pingSentAt: UInt64?
     var lastReceived = DispatchTime.now().uptimeNanoseconds
     var lastCallActivity = DispatchTime.now().uptimeNanoseconds
     let openedAt = DispatchTime.now().uptimeNanoseconds
@@ -235,14 +237,18 @@ final class Connection: @unchecked Sendable {
             close()
             return
         }
-        if elapsed(lastReceived) >= 2 * configuration.pingInterval.milliseconds + 1_000 {
-            logger.info("peer stopped answering pings")
-            close()
-            return
-        }
-        if elapsed(lastReceived) >= configuration.pingInterval.milliseconds {
+        if let pingSentAt, lastReceived < pingSentAt {
+            // PROTOCOL.md 12: nothing at all within the idle timeout after a PING.
+            if elapsed(pingSentAt) >= configuration.idleTimeout.milliseconds {
+                logger.info("peer stopped answering pings")
+                goAway(.unavailable, "keepalive timeout: no answer to a PING within \(configuration.idleTimeout)")
+                close()
+                return
+            }
+        } else if elapsed(lastReceived) >= configuration.pingInterval.milliseconds {
             let stamp = UInt64(now / 1_000_000).bigEndian
             send(.ping, body: withUnsafeBytes(of: stamp) { Array($0) })
+            pingSentAt = now
             flush()
         }
         expireStreams(now: now)

@@ -9,6 +9,26 @@ import WorkoutServer
 let ownerEmail = "owner@example.com"
 let ownerPassword = "correct horse battery"
 
+/// Opens (or reopens) the household store in `directory`, fast to hash passwords in.
+func openHousehold(at directory: String, durable: Bool = false) throws -> HouseholdStore {
+    var storeConfiguration = HouseholdStore.Configuration()
+    storeConfiguration.passwordParameters = .fastForTests
+    if !durable { storeConfiguration.environment.flags = [.noSync] }
+    return try HouseholdStore(directory: directory, configuration: storeConfiguration)
+}
+
+/// A server for `household` on an ephemeral loopback port, configured for tests.
+func makeServer(household: HouseholdStore, configure: (inout ServerConfiguration) -> Void = { _ in }) -> WorkoutServer {
+    var configuration = ServerConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configure(&configuration)
+    var logger = Logger(label: "test")
+    // WORKOUT_TEST_LOG=debug shows the server's connection events while debugging a test.
+    logger.logLevel = ProcessInfo.processInfo.environment["WORKOUT_TEST_LOG"] == "debug" ? .debug : .warning
+    return WorkoutServer(configuration: configuration, household: household, logger: logger)
+}
+
 /// Runs `body` with a real server on an ephemeral loopback port over a fresh store.
 func withServer<R>(
     configure: (inout ServerConfiguration) -> Void = { _ in },
@@ -16,18 +36,9 @@ func withServer<R>(
     _ body: (WorkoutServer, HouseholdStore, Int) async throws -> R
 ) async throws -> R {
     try await withTemporaryDirectory { directory in
-        var storeConfiguration = HouseholdStore.Configuration()
-        storeConfiguration.passwordParameters = .fastForTests
-        if !durable { storeConfiguration.environment.flags = [.noSync] }
-        let household = try HouseholdStore(directory: directory, configuration: storeConfiguration)
+        let household = try openHousehold(at: directory, durable: durable)
         _ = try household.createOwner(email: ownerEmail, password: ownerPassword, firstName: "Olga", timeZone: "Europe/Berlin")
-        var configuration = ServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configure(&configuration)
-        var logger = Logger(label: "test")
-        logger.logLevel = .warning
-        let server = WorkoutServer(configuration: configuration, household: household, logger: logger)
+        let server = makeServer(household: household, configure: configure)
         let addresses = try server.start()
         do {
             let result = try await body(server, household, addresses[0].port)
@@ -42,15 +53,169 @@ func withServer<R>(
     }
 }
 
+/// Runs blocking client code on a thread of its own, so that waiting on sockets never holds
+/// one of the few threads of Swift's cooperative pool (the server's write tasks need them).
+func blocking<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+}
+
+/// Waits until `condition` holds, polling every 10 ms for at most `seconds`.
+///
+/// - Returns: whether it held in time.
+func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
+
+extension WorkoutServer {
+    /// The connections the server has open now.
+    var openConnections: Int { Int(statistics.snapshot().openConnections) }
+}
+
 extension TestConnection {
     /// A connection that has done the handshake and logged in as the owner.
-    static func owner(port: Int) throws -> TestConnection {
-        let connection = try TestConnection(port: port)
-        try connection.handshake()
+    static func owner(port: Int, acceptsCompressed: Bool = true, source: String? = nil) throws -> TestConnection {
+        try login(port: port, email: ownerEmail, password: ownerPassword, acceptsCompressed: acceptsCompressed, source: source)
+    }
+
+    /// A connection that has done the handshake and logged in.
+    static func login(port: Int, email: String, password: String, acceptsCompressed: Bool = true, source: String? = nil) throws -> TestConnection {
+        let connection = try TestConnection(port: port, source: source)
+        try connection.handshake(acceptsCompressed: acceptsCompressed)
         var login = Workout_V1_LoginRequest()
-        login.email = ownerEmail
-        login.password = ownerPassword
+        login.email = email
+        login.password = password
         _ = try connection.call(MethodCatalog.login, login)
         return connection
     }
+
+    /// A new member joins over the wire: `admin` makes an invite, a new connection registers
+    /// with it and keeps the session.
+    static func member(port: Int, invitedBy admin: TestConnection, email: String, password: String = "member password 1") throws -> (TestConnection, Workout_V1_RegisterResponse) {
+        var invite = Workout_V1_CreateInviteRequest()
+        invite.role = .member
+        let code = try admin.call(MethodCatalog.createInvite, invite).code
+        let connection = try TestConnection(port: port)
+        try connection.handshake()
+        let registered = try connection.call(MethodCatalog.register, registerRequest(code: code, email: email, password: password))
+        return (connection, registered)
+    }
+}
+
+/// A registration with the required profile fields.
+func registerRequest(code: String, email: String, password: String) -> Workout_V1_RegisterRequest {
+    var register = Workout_V1_RegisterRequest()
+    register.inviteCode = code
+    register.profile.email = email
+    register.profile.firstName = "Mia"
+    register.profile.timeZone = "Europe/Berlin"
+    register.profile.shareWithHousehold = true
+    register.password = password
+    register.deviceName = "test phone"
+    return register
+}
+
+// MARK: Records
+
+/// A fresh record id: 16 random bytes.
+func newID() -> Data {
+    withUnsafeBytes(of: UUID().uuid) { Data($0) }
+}
+
+/// Now, in milliseconds since the epoch.
+func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+/// A valid workout an hour ago.
+func workout(id: Data = newID(), type: String = "run", at time: Int64 = nowMilliseconds() - 3_600_000) -> Workout_V1_Workout {
+    var workout = Workout_V1_Workout()
+    workout.id = id
+    workout.workoutType = type
+    workout.durationSeconds = 1_800
+    workout.caloriesBurned = 300
+    workout.performedAtMs = time
+    return workout
+}
+
+/// A valid meal with `items` food items.
+func meal(id: Data = newID(), items: Int = 3, at time: Int64 = nowMilliseconds() - 3_600_000, timeZone: String = "UTC") -> Workout_V1_Meal {
+    var meal = Workout_V1_Meal()
+    meal.id = id
+    meal.mealType = .lunch
+    meal.eatenAtMs = time
+    meal.timeZone = timeZone
+    meal.name = "lunch"
+    meal.items = (0..<items).map { index in
+        var item = Workout_V1_FoodItem()
+        item.name = "food item number \(index) with a longish name"
+        item.calories = 100 + Double(index)
+        item.proteinG = 10
+        item.carbsG = 20
+        item.fatG = 5
+        return item
+    }
+    return meal
+}
+
+/// A valid weight entry.
+func weightEntry(id: Data = newID(), kilograms: Double = 70, at time: Int64 = nowMilliseconds() - 3_600_000) -> Workout_V1_WeightEntry {
+    var entry = Workout_V1_WeightEntry()
+    entry.id = id
+    entry.weightKg = kilograms
+    entry.measuredAtMs = time
+    return entry
+}
+
+/// A LogWeight request.
+func logWeight(_ entry: Workout_V1_WeightEntry) -> Workout_V1_LogWeightRequest {
+    var request = Workout_V1_LogWeightRequest()
+    request.entry = entry
+    return request
+}
+
+/// Today's date in UTC as a LocalDate.
+func todayUTC(offsetDays: Int = 0) -> Workout_V1_LocalDate {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let parts = calendar.dateComponents([.year, .month, .day], from: Date().addingTimeInterval(Double(offsetDays) * 86_400))
+    var date = Workout_V1_LocalDate()
+    date.year = Int32(parts.year!)
+    date.month = Int32(parts.month!)
+    date.day = Int32(parts.day!)
+    return date
+}
+
+/// The UTC day of a time in milliseconds.
+func utcDay(of milliseconds: Int64) -> Workout_V1_LocalDate {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    var date = Workout_V1_LocalDate()
+    date.year = Int32(parts.year!)
+    date.month = Int32(parts.month!)
+    date.day = Int32(parts.day!)
+    return date
+}
+
+/// Keeps the store's single writer busy for `seconds`, so that every write submitted
+/// meanwhile stays in flight; returns once the stall has begun.
+///
+/// - Returns: a semaphore signalled when the stall is over.
+@discardableResult
+func stallWriter(_ household: HouseholdStore, for seconds: Double) -> DispatchSemaphore {
+    let started = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    household.store.writer.submit({ _ in
+        started.signal()
+        usleep(UInt32(seconds * 1_000_000))
+    }, completion: { _ in finished.signal() })
+    started.wait()
+    return finished
 }

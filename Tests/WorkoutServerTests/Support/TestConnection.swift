@@ -7,12 +7,16 @@ import Glibc
 
 /// A blocking test client speaking the wire protocol directly: connect, handshake, send
 /// frames, read frames. Every read is bounded by a receive timeout, so a test never hangs.
-final class TestConnection {
+///
+/// Safe to send between threads because: a test uses one connection from one thread at a time.
+final class TestConnection: @unchecked Sendable {
     let descriptor: Int32
     private var decoder = FrameDecoder(role: .client)
     private var nextCallID: UInt32 = 1
     /// The server's HELLO, after ``handshake()``.
     private(set) var serverHello: Workout_V1_ServerHello?
+    /// Frames read while looking for another one, handed out first by ``readFrame()``.
+    private var backlog: [Frame] = []
 
     struct Failure: Error, CustomStringConvertible {
         let status: StatusCode
@@ -20,12 +24,39 @@ final class TestConnection {
         var description: String { "\(status.name): \(details.message)" }
     }
 
-    struct Closed: Error {}
+    /// The server closed the connection (end of stream or reset).
+    struct Closed: Error {
+        /// The `errno` of a failed read or write, 0 at end of stream.
+        var code: Int32 = 0
+    }
+
+    /// Nothing arrived within the receive timeout.
+    struct TimedOut: Error {}
 
     /// Connects to `port` on 127.0.0.1, with reads timing out after `timeout` seconds.
-    init(port: Int, timeout: Double = 5) throws {
+    ///
+    /// - Parameters:
+    ///   - source: the local address to connect from (any 127.x.y.z), or `nil`.
+    ///   - receiveBuffer: a `SO_RCVBUF` size to set before connecting (a slow reader), or `nil`.
+    init(port: Int, timeout: Double = 5, source: String? = nil, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        if let receiveBuffer {
+            var size = receiveBuffer
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let rc = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard rc == 0 else {
+                Glibc.close(descriptor)
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -37,30 +68,49 @@ final class TestConnection {
             Glibc.close(descriptor)
             throw POSIXError(.ECONNREFUSED)
         }
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setTimeout(timeout)
         var yes: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
     }
 
     deinit { Glibc.close(descriptor) }
 
+    /// Bounds every later read by `seconds`.
+    func setTimeout(_ seconds: Double) {
+        var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Sends raw bytes.
     func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard written > 0 else { throw Closed() }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw Closed(code: errno) }
             offset += written
         }
     }
 
-    /// Reads more bytes into the decoder; throws ``Closed`` at end of stream or timeout.
+    /// Sends frames as they are (no compression decision, no checks).
+    func write(_ frames: [Frame]) throws {
+        var bytes: [UInt8] = []
+        for frame in frames { frame.encode(into: &bytes) }
+        try write(bytes)
+    }
+
+    /// Reads more bytes into the decoder; throws ``Closed`` at end of stream or on a reset,
+    /// ``TimedOut`` when nothing arrives within the timeout.
     private func fill() throws {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { throw Closed() }
-        decoder.append(Array(buffer[..<count]))
+        if count > 0 {
+            decoder.append(Array(buffer[..<count]))
+            return
+        }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw TimedOut() }
+        if count < 0 && errno == EINTR { return }
+        throw Closed(code: count < 0 ? errno : 0)
     }
 
     /// The server's preface.
@@ -73,20 +123,60 @@ final class TestConnection {
 
     /// The next frame from the server.
     func readFrame() throws -> Frame {
+        if !backlog.isEmpty { return backlog.removeFirst() }
         while true {
             if let frame = try decoder.nextFrame() { return frame }
             try fill()
         }
     }
 
-    /// Whether the server closed the connection (reads end) within the timeout.
+    /// Reads until a frame matches; the frames before it stay for later reads.
+    func readFrame(where matches: (Frame) -> Bool) throws -> Frame {
+        if let index = backlog.firstIndex(where: matches) { return backlog.remove(at: index) }
+        var skipped: [Frame] = []
+        defer { backlog.append(contentsOf: skipped) }
+        while true {
+            guard let frame = try decoder.nextFrame() else {
+                try fill()
+                continue
+            }
+            if matches(frame) { return frame }
+            skipped.append(frame)
+        }
+    }
+
+    /// The final frame (RESPONSE or STREAM_END) of call `id`.
+    func finalFrame(of id: UInt32) throws -> Frame {
+        try readFrame { $0.callID == id && ($0.type == .response || $0.type == .streamEnd) }
+    }
+
+    /// Every frame until the server closes the connection (bounded by the timeout per read).
+    ///
+    /// - Throws: ``TimedOut`` when the server keeps the connection open.
+    func readUntilClosed() throws -> [Frame] {
+        var frames = backlog
+        backlog = []
+        while true {
+            do {
+                guard let frame = try decoder.nextFrame() else {
+                    try fill()
+                    continue
+                }
+                frames.append(frame)
+            } catch is Closed {
+                return frames
+            }
+        }
+    }
+
+    /// Whether the server closed the connection (reads end) within the timeout; frames
+    /// still in flight are skipped.
     func isClosedByServer() -> Bool {
         do {
-            while true { _ = try readFrame() }
-        } catch is Closed {
+            _ = try readUntilClosed()
             return true
         } catch {
-            return true
+            return false
         }
     }
 
@@ -106,25 +196,40 @@ final class TestConnection {
         decoder.maxFrameSize = 64 << 20
     }
 
+    /// The call id the next ``sendRequest(_:_:deadline:callID:)`` uses by default.
+    var upcomingCallID: UInt32 { nextCallID }
+
     /// Sends a REQUEST and returns its call id.
     @discardableResult
     func sendRequest<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request, deadline: UInt32? = nil, callID: UInt32? = nil) throws -> UInt32 {
+        try sendRequest(method: method.number, body: try request.serializedBytes(), deadline: deadline, callID: callID)
+    }
+
+    /// Sends a REQUEST with any method number and body, and returns its call id.
+    @discardableResult
+    func sendRequest(method: UInt32, body: [UInt8], deadline: UInt32? = nil, callID: UInt32? = nil, compressed: Bool = false) throws -> UInt32 {
         let id = callID ?? nextCallID
         nextCallID = max(nextCallID, id) + 1
-        var bytes: [UInt8] = []
-        Frame(type: .request, callID: id, code: method.number, deadline: deadline, body: try request.serializedBytes()).encode(into: &bytes)
-        try write(bytes)
+        try write([Frame(type: .request, callID: id, code: method, deadline: deadline, isCompressed: compressed, body: body)])
         return id
     }
 
-    /// Calls a unary method and waits for its answer (other frames in between are skipped).
+    /// Calls a unary method and waits for its answer (other frames stay for later reads).
     func call<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request, deadline: UInt32? = nil) throws -> Response {
         let id = try sendRequest(method, request, deadline: deadline)
-        while true {
-            let frame = try readFrame()
-            guard frame.callID == id, frame.type == .response else { continue }
-            return try Self.decode(frame, as: Response.self)
-        }
+        return try Self.decode(try finalFrame(of: id), as: Response.self)
+    }
+
+    /// Calls a method and returns the status of its final frame (OK or the failure's).
+    func status<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request) throws -> (StatusCode, Workout_V1_RpcStatus) {
+        let id = try sendRequest(method, request)
+        return try Self.status(of: try finalFrame(of: id))
+    }
+
+    /// A final frame's status and, when it failed, its details.
+    static func status(of frame: Frame) throws -> (StatusCode, Workout_V1_RpcStatus) {
+        guard frame.code != 0 else { return (.ok, Workout_V1_RpcStatus()) }
+        return (frame.status, (try? Workout_V1_RpcStatus(serializedBytes: frame.body)) ?? Workout_V1_RpcStatus())
     }
 
     /// A RESPONSE's message, or its failure.
@@ -138,8 +243,6 @@ final class TestConnection {
 
     /// Sends a CANCEL.
     func cancel(_ callID: UInt32) throws {
-        var bytes: [UInt8] = []
-        Frame(type: .cancel, callID: callID).encode(into: &bytes)
-        try write(bytes)
+        try write([Frame(type: .cancel, callID: callID)])
     }
 }
