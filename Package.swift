@@ -85,7 +85,12 @@ let package = Package(
         ),
 
         // Tests, one target per module.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(
+            name: "TestSupport",
+            dependencies: ["WorkoutProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(

@@ -45,6 +45,7 @@ struct Serve: AsyncParsableCommand {
         try await DataDirectoryLock.withLock(dataDirectory: settings.dataDirectory) { _ in
             let household = try HouseholdStore(directory: settings.dataDirectory)
             let server = WorkoutServer(configuration: serverConfiguration(settings), household: household, logger: logger)
+            let signals = ShutdownSignals(server: server, logger: logger)
             let addresses: [SocketAddress]
             do {
                 addresses = try server.start()
@@ -59,7 +60,7 @@ struct Serve: AsyncParsableCommand {
                 print("no members yet: create the owner with `workoutd create-owner --email you@example.com --first-name You --data-dir \(settings.dataDirectory)`")
             }
             fflush(nil)
-            await waitForSignals(server: server, logger: logger)
+            await signals.wait()
             household.close()
             logger.info("stopped; the store is closed")
         }
@@ -82,53 +83,59 @@ struct Serve: AsyncParsableCommand {
         if let value = limits.shutdownGraceSeconds { configuration.shutdownGracePeriod = .milliseconds(Int64(value * 1000)) }
         return configuration
     }
+}
 
-    /// Returns after a graceful shutdown that the first SIGTERM or SIGINT started; a second
-    /// signal exits the process at once.
-    private func waitForSignals(server: WorkoutServer, logger: Logger) async {
+/// Turns SIGTERM and SIGINT into a graceful shutdown (the first) or an immediate exit (the
+/// second). Installed before the server says it is listening, so no signal finds the default
+/// action in place.
+final class ShutdownSignals: @unchecked Sendable {
+    // Safe because: `received`, `continuation` and `sources` are touched only on `queue`.
+    private let queue = DispatchQueue(label: "workoutd.signals")
+    private var sources: [any DispatchSourceSignal] = []
+    private var received = false
+    private var stopped = false
+    private var continuation: CheckedContinuation<Void, Never>?
+    private let server: WorkoutServer
+    private let logger: Logger
+
+    init(server: WorkoutServer, logger: Logger) {
+        self.server = server
+        self.logger = logger
         signal(SIGPIPE, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
-        let queue = DispatchQueue(label: "workoutd.signals")
-        let received = ManagedAtomicFlag()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            var sources: [any DispatchSourceSignal] = []
-            for number in [SIGTERM, SIGINT] {
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler {
-                    if received.setIfFirst() {
-                        logger.info("signal \(number): shutting down gracefully (a second signal exits at once)")
-                        Task {
-                            await server.shutdown()
-                            continuation.resume()
-                        }
-                    } else {
-                        logger.warning("second signal: exiting now")
-                        server.stopNow()
-                        Glibc._exit(1)
-                    }
-                }
-                source.resume()
-                sources.append(source)
-            }
-            SignalSources.keep(sources)
+        for number in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [self] in handle(number) }
+            source.resume()
+            sources.append(source)
         }
     }
-}
 
-/// Keeps the signal sources alive for the life of the process.
-private enum SignalSources {
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-    // Written once, from the main task, before any signal can arrive.
-    static func keep(_ new: [any DispatchSourceSignal]) { sources = new }
-}
+    private func handle(_ number: Int32) {
+        guard !received else {
+            logger.warning("second signal: exiting now")
+            server.stopNow()
+            Glibc._exit(1)
+        }
+        received = true
+        logger.info("signal \(number): shutting down gracefully (a second signal exits at once)")
+        Task { [self] in
+            await server.shutdown()
+            queue.async { [self] in
+                stopped = true
+                continuation?.resume()
+                continuation = nil
+            }
+        }
+    }
 
-/// A flag that is set once: `setIfFirst` answers `true` to the first caller only.
-private final class ManagedAtomicFlag: @unchecked Sendable {
-    // Safe because: only touched on the serial signal queue.
-    private var isSet = false
-    func setIfFirst() -> Bool {
-        defer { isSet = true }
-        return !isSet
+    /// Returns once a signal's graceful shutdown has finished.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                if stopped { continuation.resume() } else { self.continuation = continuation }
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import SwiftProtobuf
-import WorkoutProtocol
+package import SwiftProtobuf
+package import WorkoutProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,36 +9,36 @@ import Glibc
 /// frames, read frames. Every read is bounded by a receive timeout, so a test never hangs.
 ///
 /// Safe to send between threads because: a test uses one connection from one thread at a time.
-final class TestConnection: @unchecked Sendable {
-    let descriptor: Int32
+package final class TestConnection: @unchecked Sendable {
+    package let descriptor: Int32
     private var decoder = FrameDecoder(role: .client)
     private var nextCallID: UInt32 = 1
     /// The server's HELLO, after ``handshake()``.
-    private(set) var serverHello: Workout_V1_ServerHello?
+    package private(set) var serverHello: Workout_V1_ServerHello?
     /// Frames read while looking for another one, handed out first by ``readFrame()``.
     private var backlog: [Frame] = []
 
-    struct Failure: Error, CustomStringConvertible {
-        let status: StatusCode
-        let details: Workout_V1_RpcStatus
-        var description: String { "\(status.name): \(details.message)" }
+    package struct Failure: Error, CustomStringConvertible {
+        package let status: StatusCode
+        package let details: Workout_V1_RpcStatus
+        package var description: String { "\(status.name): \(details.message)" }
     }
 
     /// The server closed the connection (end of stream or reset).
-    struct Closed: Error {
+    package struct Closed: Error {
         /// The `errno` of a failed read or write, 0 at end of stream.
-        var code: Int32 = 0
+        package var code: Int32 = 0
     }
 
     /// Nothing arrived within the receive timeout.
-    struct TimedOut: Error {}
+    package struct TimedOut: Error {}
 
     /// Connects to `port` on 127.0.0.1, with reads timing out after `timeout` seconds.
     ///
     /// - Parameters:
     ///   - source: the local address to connect from (any 127.x.y.z), or `nil`.
     ///   - receiveBuffer: a `SO_RCVBUF` size to set before connecting (a slow reader), or `nil`.
-    init(port: Int, timeout: Double = 5, source: String? = nil, receiveBuffer: Int32? = nil) throws {
+    package init(port: Int, timeout: Double = 5, source: String? = nil, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
         if let receiveBuffer {
@@ -76,13 +76,13 @@ final class TestConnection: @unchecked Sendable {
     deinit { Glibc.close(descriptor) }
 
     /// Bounds every later read by `seconds`.
-    func setTimeout(_ seconds: Double) {
+    package func setTimeout(_ seconds: Double) {
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Sends raw bytes.
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -93,7 +93,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// Sends frames as they are (no compression decision, no checks).
-    func write(_ frames: [Frame]) throws {
+    package func write(_ frames: [Frame]) throws {
         var bytes: [UInt8] = []
         for frame in frames { frame.encode(into: &bytes) }
         try write(bytes)
@@ -114,7 +114,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// The server's preface.
-    func readPreface() throws -> Preface {
+    package func readPreface() throws -> Preface {
         while true {
             if let preface = try decoder.readPreface() { return preface }
             try fill()
@@ -122,7 +122,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// The next frame from the server.
-    func readFrame() throws -> Frame {
+    package func readFrame() throws -> Frame {
         if !backlog.isEmpty { return backlog.removeFirst() }
         while true {
             if let frame = try decoder.nextFrame() { return frame }
@@ -131,7 +131,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// Reads until a frame matches; the frames before it stay for later reads.
-    func readFrame(where matches: (Frame) -> Bool) throws -> Frame {
+    package func readFrame(where matches: (Frame) -> Bool) throws -> Frame {
         if let index = backlog.firstIndex(where: matches) { return backlog.remove(at: index) }
         var skipped: [Frame] = []
         defer { backlog.append(contentsOf: skipped) }
@@ -146,14 +146,14 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// The final frame (RESPONSE or STREAM_END) of call `id`.
-    func finalFrame(of id: UInt32) throws -> Frame {
+    package func finalFrame(of id: UInt32) throws -> Frame {
         try readFrame { $0.callID == id && ($0.type == .response || $0.type == .streamEnd) }
     }
 
     /// Every frame until the server closes the connection (bounded by the timeout per read).
     ///
     /// - Throws: ``TimedOut`` when the server keeps the connection open.
-    func readUntilClosed() throws -> [Frame] {
+    package func readUntilClosed() throws -> [Frame] {
         var frames = backlog
         backlog = []
         while true {
@@ -171,7 +171,7 @@ final class TestConnection: @unchecked Sendable {
 
     /// Whether the server closed the connection (reads end) within the timeout; frames
     /// still in flight are skipped.
-    func isClosedByServer() -> Bool {
+    package func isClosedByServer() -> Bool {
         do {
             _ = try readUntilClosed()
             return true
@@ -181,7 +181,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// Preface and HELLO both ways.
-    func handshake(agent: String = "tests", acceptsCompressed: Bool = true) throws {
+    package func handshake(agent: String = "tests", acceptsCompressed: Bool = true) throws {
         var bytes: [UInt8] = []
         Preface(offering: 1...1).encode(into: &bytes)
         var hello = Workout_V1_ClientHello()
@@ -197,17 +197,17 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// The call id the next ``sendRequest(_:_:deadline:callID:)`` uses by default.
-    var upcomingCallID: UInt32 { nextCallID }
+    package var upcomingCallID: UInt32 { nextCallID }
 
     /// Sends a REQUEST and returns its call id.
     @discardableResult
-    func sendRequest<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request, deadline: UInt32? = nil, callID: UInt32? = nil) throws -> UInt32 {
+    package func sendRequest<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request, deadline: UInt32? = nil, callID: UInt32? = nil) throws -> UInt32 {
         try sendRequest(method: method.number, body: try request.serializedBytes(), deadline: deadline, callID: callID)
     }
 
     /// Sends a REQUEST with any method number and body, and returns its call id.
     @discardableResult
-    func sendRequest(method: UInt32, body: [UInt8], deadline: UInt32? = nil, callID: UInt32? = nil, compressed: Bool = false) throws -> UInt32 {
+    package func sendRequest(method: UInt32, body: [UInt8], deadline: UInt32? = nil, callID: UInt32? = nil, compressed: Bool = false) throws -> UInt32 {
         let id = callID ?? nextCallID
         nextCallID = max(nextCallID, id) + 1
         try write([Frame(type: .request, callID: id, code: method, deadline: deadline, isCompressed: compressed, body: body)])
@@ -215,25 +215,25 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// Calls a unary method and waits for its answer (other frames stay for later reads).
-    func call<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request, deadline: UInt32? = nil) throws -> Response {
+    package func call<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request, deadline: UInt32? = nil) throws -> Response {
         let id = try sendRequest(method, request, deadline: deadline)
         return try Self.decode(try finalFrame(of: id), as: Response.self)
     }
 
     /// Calls a method and returns the status of its final frame (OK or the failure's).
-    func status<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request) throws -> (StatusCode, Workout_V1_RpcStatus) {
+    package func status<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request) throws -> (StatusCode, Workout_V1_RpcStatus) {
         let id = try sendRequest(method, request)
         return try Self.status(of: try finalFrame(of: id))
     }
 
     /// A final frame's status and, when it failed, its details.
-    static func status(of frame: Frame) throws -> (StatusCode, Workout_V1_RpcStatus) {
+    package static func status(of frame: Frame) throws -> (StatusCode, Workout_V1_RpcStatus) {
         guard frame.code != 0 else { return (.ok, Workout_V1_RpcStatus()) }
         return (frame.status, (try? Workout_V1_RpcStatus(serializedBytes: frame.body)) ?? Workout_V1_RpcStatus())
     }
 
     /// A RESPONSE's message, or its failure.
-    static func decode<Response: SwiftProtobuf.Message>(_ frame: Frame, as type: Response.Type) throws -> Response {
+    package static func decode<Response: SwiftProtobuf.Message>(_ frame: Frame, as type: Response.Type) throws -> Response {
         let body = try frame.decodedBody(maxDecompressedSize: 64 << 20)
         guard frame.code == 0 else {
             throw Failure(status: StatusCode(rawValue: frame.code), details: (try? Workout_V1_RpcStatus(serializedBytes: body)) ?? Workout_V1_RpcStatus())
@@ -242,7 +242,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// Sends a CANCEL.
-    func cancel(_ callID: UInt32) throws {
+    package func cancel(_ callID: UInt32) throws {
         try write([Frame(type: .cancel, callID: callID)])
     }
 }

@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+import Storage
+import Synchronization
+import Testing
+import TestSupport
+import WorkoutCore
+import WorkoutProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A running `workoutd serve` process on a free port.
+final class ServeProcess: @unchecked Sendable {
+    // Safe because: the process handle is used from one test thread.
+    let process = Process()
+    let port: Int
+    let output = Pipe()
+
+    init(dataDirectory: String) throws {
+        let binary = try #require(WorkoutdProcess.binary, "the workoutd binary was not found")
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--data-dir", dataDirectory, "--port", "0", "--log-level", "warning"]
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line names the address: "workoutd 0.1.0: serving on 127.0.0.1:PORT".
+        var line = Data()
+        let deadline = Date().addingTimeInterval(30)
+        while !line.contains(UInt8(ascii: "\n")) && Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let portText = text.split(separator: "\n").first?.split(separator: ":").last, let port = Int(portText) else {
+            process.terminate()
+            throw ServeProcessError(output: text)
+        }
+        self.port = port
+    }
+
+    /// Sends `signal` and waits (bounded) for the process to end.
+    func stop(_ signal: Int32) -> (reason: Process.TerminationReason, status: Int32) {
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return (process.terminationReason, process.terminationStatus)
+    }
+}
+
+/// `workoutd serve` did not say where it listens.
+struct ServeProcessError: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "workoutd serve did not report its address; it printed: \(output)" }
+}
+
+@Suite("workoutd serve as a process: every acknowledged write survives a stop")
+struct ServeProcessTests {
+    /// Writers on four connections log weight entries until the connection ends; returns the
+    /// ids the server answered OK, and the owner's id.
+    static func writeUntilStopped(port: Int, stop: @escaping @Sendable () -> Void) throws -> (user: UUID, acknowledged: Set<Data>) {
+        let acknowledged = Mutex<Set<Data>>([])
+        var user = UUID()
+        let connections = try (0..<4).map { _ -> TestConnection in
+            let connection = try TestConnection(port: port, timeout: 10)
+            try connection.handshake()
+            var login = Workout_V1_LoginRequest()
+            login.email = "ada@example.com"
+            login.password = "correct horse battery"
+            user = UUID(bytes: try connection.call(MethodCatalog.login, login).profile.userID)
+            return connection
+        }
+        let group = DispatchGroup()
+        for connection in connections {
+            DispatchQueue.global().async(group: group) {
+                for _ in 0..<20_000 {
+                    var request = Workout_V1_LogWeightRequest()
+                    request.entry.id = UUID().data
+                    request.entry.weightKg = 70
+                    request.entry.measuredAtMs = Int64(Date().timeIntervalSince1970 * 1000) - 60_000
+                    guard let callID = try? connection.sendRequest(MethodCatalog.logWeight, request),
+                          let frame = try? connection.finalFrame(of: callID)
+                    else { return }
+                    if frame.type == .goAway { return }
+                    if frame.code == 0 { _ = acknowledged.withLock { $0.insert(request.entry.id) } }
+                }
+            }
+        }
+        // Let the writes run, then stop the server while they go on.
+        usleep(700_000)
+        stop()
+        _ = group.wait(timeout: .now() + 30)
+        return (user, acknowledged.withLock { $0 })
+    }
+
+    static func expectStored(_ ids: Set<Data>, user: UUID, in directory: String) async throws {
+        try await withHousehold(directory) { household in
+            let missing = try household.store.read { txn in
+                try ids.filter { try txn.get(UserRecordKey(user: user, id: UUID(bytes: $0)), from: household.tables.weights.table) == nil }
+            }
+            #expect(missing.isEmpty, "\(missing.count) of \(ids.count) acknowledged writes are missing")
+        }
+    }
+
+    @Test("SIGTERM during load: the server drains, exits 0, and every write that got OK is in the store")
+    func sigterm() async throws {
+        try await withTemporaryDirectory { directory in
+            let data = directory + "/data"
+            try createOwner(data)
+            let server = try ServeProcess(dataDirectory: data)
+            let stopped = Mutex<(Process.TerminationReason, Int32)?>(nil)
+            let (user, acknowledged) = try Self.writeUntilStopped(port: server.port) {
+                stopped.withLock { $0 = server.stop(SIGTERM) }
+            }
+            let (reason, status) = try #require(stopped.withLock { $0 })
+            #expect(reason == .exit && status == 0)
+            #expect(acknowledged.count > 10, "only \(acknowledged.count) writes were acknowledged")
+            print("workoutd process test: \(acknowledged.count) acknowledged writes, all checked after the stop")
+            try await Self.expectStored(acknowledged, user: user, in: data)
+        }
+    }
+
+    @Test("SIGKILL in the middle of writes: after a restart every write that got OK is there")
+    func sigkill() async throws {
+        try await withTemporaryDirectory { directory in
+            let data = directory + "/data"
+            try createOwner(data)
+            let server = try ServeProcess(dataDirectory: data)
+            let (user, acknowledged) = try Self.writeUntilStopped(port: server.port) {
+                _ = server.stop(SIGKILL)
+            }
+            #expect(acknowledged.count > 10, "only \(acknowledged.count) writes were acknowledged")
+            print("workoutd process test: \(acknowledged.count) acknowledged writes, all checked after the stop")
+            // The server starts again on the same data directory (its lock died with it).
+            let restarted = try ServeProcess(dataDirectory: data)
+            let health = try TestConnection(port: restarted.port)
+            try health.handshake()
+            #expect(try health.call(MethodCatalog.health, Workout_V1_HealthRequest()).serving)
+            let (reason, status) = restarted.stop(SIGTERM)
+            #expect(reason == .exit && status == 0)
+            try await Self.expectStored(acknowledged, user: user, in: data)
+        }
+    }
+}
