@@ -25,20 +25,14 @@ public final class Environment: @unchecked Sendable {
     private let handle: OpaquePointer
     private let mapLock = MapLock()
     private let state: Mutex<State>
+    /// Set once by ``close()``; read on every transaction without a lock.
+    private let closed = Atomic<Bool>(false)
+    /// Each thread's reset read transaction.
+    private let readers = ReaderCache()
 
     private struct State: ~Copyable {
-        var isClosed = false
         var mapSize: Int
-        /// Reset read-only transactions, kept for `mdb_txn_renew` instead of a new `mdb_txn_begin`.
-        var idleReaders: [IdleReader] = []
         var growthCount = 0
-    }
-
-    /// A reset read-only transaction handle waiting in the pool.
-    private struct IdleReader: @unchecked Sendable {
-        // Safe because: a reset transaction belongs to no thread (MDB_NOTLS) and is owned by
-        // the pool alone until popped, so exactly one thread uses it at a time.
-        let handle: OpaquePointer
     }
 
     /// How an environment is opened.
@@ -48,15 +42,13 @@ public final class Environment: @unchecked Sendable {
         /// How large the map may grow; a write past this fails with `mapFull`.
         public var maxMapSize: Int = 1 << 40
         /// The number of reader slots (concurrent read transactions across processes).
-        public var maxReaders: UInt32 = 254
+        public var maxReaders: UInt32 = 1_022
         /// The number of named databases the environment may hold.
         public var maxDatabases: UInt32 = 64
         /// Extra flags; `MDB_NOTLS` is always added.
         public var flags: EnvironmentFlags = []
         /// The mode of the files liblmdb creates.
         public var fileMode: Int = 0o600
-        /// How many reset read transactions to keep for reuse.
-        public var idleReaderLimit: Int = 64
 
         /// Creates the default configuration: durable (synced) commits, a 64 MiB map that grows.
         public init() {}
@@ -110,23 +102,17 @@ public final class Environment: @unchecked Sendable {
     }
 
     deinit {
-        let closed = state.withLock { $0.isClosed }
-        assert(closed, "Environment at \(path) was not closed")
-        if !closed { mdb_env_close(handle) }
+        let wasClosed = closed.load(ordering: .acquiring)
+        assert(wasClosed, "Environment at \(path) was not closed")
+        if !wasClosed { mdb_env_close(handle) }
     }
 
     /// Closes the environment, waiting for running transactions to end first. Calling it
     /// again does nothing. Wraps `mdb_env_close`.
     public func close() {
         mapLock.withExclusive {
-            let readers: [IdleReader]? = state.withLock { state in
-                if state.isClosed { return nil }
-                state.isClosed = true
-                defer { state.idleReaders = [] }
-                return state.idleReaders
-            }
-            guard let readers else { return }
-            for reader in readers { mdb_txn_abort(reader.handle) }
+            guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            readers.abortAll()
             mdb_env_close(handle)
         }
     }
@@ -138,7 +124,7 @@ public final class Environment: @unchecked Sendable {
     public var growthCount: Int { state.withLock { $0.growthCount } }
 
     private func ensureOpen(_ operation: String) throws(LMDBError) {
-        if state.withLock({ $0.isClosed }) {
+        if closed.load(ordering: .acquiring) {
             throw LMDBError(code: .closed, operation: operation, message: "the environment at \(path) is closed")
         }
     }
@@ -177,45 +163,53 @@ public final class Environment: @unchecked Sendable {
     @discardableResult
     public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         try mapLock.withShared {
-            let txn = try beginRead()
-            defer { endRead(txn) }
+            let slot = readers.currentSlot()
+            let txn = try beginRead(slot)
+            defer { endRead(txn, slot) }
             return try body(ReadTransaction(handle: txn, maxKeySize: maxKeySize))
         }
     }
 
-    private func beginRead() throws -> OpaquePointer {
+    /// Renews the thread's cached transaction, or begins one (also for a read nested in another
+    /// on the same thread, which cannot share the outer one's).
+    private func beginRead(_ slot: ReaderCache.Slot) throws -> OpaquePointer {
         var retriedResize = false
         while true {
             try ensureOpen("mdb_txn_begin")
-            let reusable = state.withLock { $0.idleReaders.popLast()?.handle }
-            var rc: Int32
-            var txn: OpaquePointer?
-            if let reusable {
-                rc = mdb_txn_renew(reusable)
-                if rc == 0 { return reusable }
-                mdb_txn_abort(reusable)
+            if !slot.inUse, let cached = slot.handle {
+                if mdb_txn_renew(cached) == 0 {
+                    slot.inUse = true
+                    return cached
+                }
+                mdb_txn_abort(cached)
+                slot.handle = nil
             }
-            rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
-            if rc == 0, let txn { return txn }
+            var txn: OpaquePointer?
+            let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+            if rc == 0, let txn {
+                if !slot.inUse && slot.handle == nil {
+                    slot.handle = txn
+                    slot.inUse = true
+                }
+                return txn
+            }
             if rc == MDB_MAP_RESIZED, !retriedResize {
                 retriedResize = true
-                try adoptResizeFromAnotherProcess()
+                try mapLock.releasingShared { try adoptResizeFromAnotherProcess() }
                 continue
             }
             throw LMDBError(returnCode: rc, operation: "mdb_txn_begin", context: "read-only")
         }
     }
 
-    private func endRead(_ txn: OpaquePointer) {
-        mdb_txn_reset(txn)
-        let limit = configuration.idleReaderLimit
-        let idle = IdleReader(handle: txn)
-        let kept = state.withLock { state in
-            guard !state.isClosed, state.idleReaders.count < limit else { return false }
-            state.idleReaders.append(idle)
-            return true
+    /// Resets the thread's cached transaction for its next read, or aborts a nested one.
+    private func endRead(_ txn: OpaquePointer, _ slot: ReaderCache.Slot) {
+        if slot.handle == txn {
+            mdb_txn_reset(txn)
+            slot.inUse = false
+        } else {
+            mdb_txn_abort(txn)
         }
-        if !kept { mdb_txn_abort(txn) }
     }
 
     /// Runs `body` in a write transaction and commits it; if `body` throws, aborts it.
@@ -235,7 +229,14 @@ public final class Environment: @unchecked Sendable {
             var mapWasFull = false
             do {
                 outcome = try mapLock.withShared { () throws -> Result<R, any Error> in
-                    let handle = try beginWrite()
+                    let handle: OpaquePointer
+                    do {
+                        handle = try beginWrite()
+                    } catch let error as LMDBError where error.code == .mapResized {
+                        // Another process grew the map: adopt its size and begin again.
+                        try mapLock.releasingShared { try adoptResizeFromAnotherProcess() }
+                        handle = try beginWrite()
+                    }
                     var txn = WriteTransaction(handle: handle, maxKeySize: maxKeySize)
                     let result: Result<R, any Error>
                     do {
@@ -339,13 +340,9 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// Frees the idle read transactions (called with the map lock held exclusively).
+    /// Frees the cached read transactions (called with the map lock held exclusively).
     private func drainIdleReaders() throws {
-        let readers = state.withLock { state in
-            defer { state.idleReaders = [] }
-            return state.idleReaders
-        }
-        for reader in readers { mdb_txn_abort(reader.handle) }
+        readers.abortAll()
     }
 
     // MARK: Maintenance

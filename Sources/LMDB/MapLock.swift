@@ -62,6 +62,26 @@ final class MapLock: @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` with this thread's shared hold let go (it must be the only one), then takes
+    /// it back: for adopting another process's map resize from inside `withShared`.
+    ///
+    /// - Throws: ``LMDBError`` `mapResized` when the thread holds the lock more than once (a
+    ///   transaction inside another), which cannot wait for the resize.
+    func releasingShared<R>(_ body: () throws -> R) throws -> R {
+        guard depth == 1 else {
+            throw LMDBError(
+                code: .mapResized, operation: "mdb_txn_begin",
+                message: "another process grew the map while this thread has a transaction open; retry")
+        }
+        depth = 0
+        pthread_rwlock_unlock(lock)
+        defer {
+            pthread_rwlock_rdlock(lock)
+            depth = 1
+        }
+        return try body()
+    }
+
     /// Runs `body` with the lock held exclusively. Must not be called by a thread that
     /// holds the lock shared.
     func withExclusive<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {

@@ -118,7 +118,7 @@ package final class WorkoutServer: Sendable {
                 refuse(descriptor, reason: refusal)
                 continue
             }
-            context.statistics.connectionOpened()
+            context.statistics.connectionOpened(connection.callStatistics)
             connection.start()
         }
     }

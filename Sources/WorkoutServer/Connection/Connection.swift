@@ -26,6 +26,8 @@ final class Connection: @unchecked Sendable {
     let peer: SocketAddress
     let queue: DispatchQueue
     let context: ServerContext
+    /// This connection's call counters.
+    let callStatistics = ServerStatistics.Shard()
     private let descriptor: Int32
     private static let readBuffers = ReadBufferPool(size: 64 << 10)
 
@@ -279,7 +281,7 @@ final class Connection: @unchecked Sendable {
         readSource?.cancel()
         writeSource?.cancel()
         context.remove(self)
-        context.statistics.connectionClosed(wasAuthenticated: caller != nil)
+        context.statistics.connectionClosed(callStatistics, wasAuthenticated: caller != nil)
         logger.debug("connection closed")
     }
 

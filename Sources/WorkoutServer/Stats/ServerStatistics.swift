@@ -4,16 +4,43 @@ import Synchronization
 package import WorkoutProtocol
 
 /// What the server counts: connections, and per method the calls, their statuses and their
-/// latency (an HdrHistogram in microseconds). Updated from every connection's queue.
+/// latency (an HdrHistogram in microseconds). Each connection records into its own shard, so
+/// connections on different threads never contend for one lock; a snapshot merges the shards.
 package final class ServerStatistics: Sendable {
-    private struct MethodCounters {
+    /// One method's counters.
+    struct MethodCounters {
         var calls: UInt64 = 0
         var statuses: [UInt32: UInt64] = [:]
         var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+
+        mutating func merge(_ other: MethodCounters) {
+            calls += other.calls
+            for (code, count) in other.statuses { statuses[code, default: 0] += count }
+            latency.add(other.latency)
+        }
+    }
+
+    /// The counters of one connection. Only its connection's queue records into it, so its
+    /// lock is uncontended on the hot path; `Admin.Stats` and closing read it.
+    package final class Shard: Sendable {
+        /// An empty shard.
+        package init() {}
+
+        fileprivate let methods = Mutex<[UInt32: MethodCounters]>([:])
+
+        /// Counts a finished call.
+        package func recordCall(method: UInt32, status: StatusCode, microseconds: UInt64) {
+            methods.withLock { methods in
+                methods[method, default: MethodCounters()].calls += 1
+                methods[method]!.statuses[status.rawValue, default: 0] += 1
+                _ = methods[method]!.latency.record(min(microseconds, 60_000_000))
+            }
+        }
     }
 
     private struct State {
-        var methods: [UInt32: MethodCounters] = [:]
+        var shards: [ObjectIdentifier: Shard] = [:]
+        var retired: [UInt32: MethodCounters] = [:]
         var acceptedConnections: UInt64 = 0
         var rejectedConnections: UInt64 = 0
         var openConnections = 0
@@ -26,28 +53,23 @@ package final class ServerStatistics: Sendable {
 
     package init() {}
 
-    /// Counts a finished call.
-    package func recordCall(method: UInt32, status: StatusCode, microseconds: UInt64) {
-        state.withLock { state in
-            state.methods[method, default: MethodCounters()].calls += 1
-            state.methods[method]!.statuses[status.rawValue, default: 0] += 1
-            _ = state.methods[method]!.latency.record(min(microseconds, 60_000_000))
-        }
-    }
-
-    /// Counts an accepted connection.
-    package func connectionOpened() {
+    /// Counts an accepted connection, whose calls `shard` counts.
+    package func connectionOpened(_ shard: Shard) {
         state.withLock {
             $0.acceptedConnections += 1
             $0.openConnections += 1
+            $0.shards[ObjectIdentifier(shard)] = shard
         }
     }
 
-    /// Counts a closed connection (and whether it had a session).
-    package func connectionClosed(wasAuthenticated: Bool) {
-        state.withLock {
-            $0.openConnections -= 1
-            if wasAuthenticated { $0.authenticatedConnections -= 1 }
+    /// Counts a closed connection (and whether it had a session) and keeps its counters.
+    package func connectionClosed(_ shard: Shard, wasAuthenticated: Bool) {
+        let counters = shard.methods.withLock { $0 }
+        state.withLock { state in
+            state.openConnections -= 1
+            if wasAuthenticated { state.authenticatedConnections -= 1 }
+            state.shards[ObjectIdentifier(shard)] = nil
+            for (method, methodCounters) in counters { state.retired[method, default: MethodCounters()].merge(methodCounters) }
         }
     }
 
@@ -66,35 +88,41 @@ package final class ServerStatistics: Sendable {
 
     /// The figures as `Admin.Stats` reports them (store and writer figures are added by the server).
     package func snapshot() -> Workout_V1_StatsResponse {
-        state.withLock { state in
-            var response = Workout_V1_StatsResponse()
-            response.uptimeMs = (DispatchTime.now().uptimeNanoseconds - startedAt) / 1_000_000
-            response.openConnections = UInt32(clamping: state.openConnections)
-            response.acceptedConnections = state.acceptedConnections
-            response.rejectedConnections = state.rejectedConnections
-            response.authenticatedConnections = UInt32(clamping: state.authenticatedConnections)
-            response.methods = state.methods.keys.sorted().map { number in
-                let counters = state.methods[number]!
-                var method = Workout_V1_MethodStats()
-                method.method = number
-                method.name = MethodCatalog.method(number: number)?.name ?? "unknown"
-                method.calls = counters.calls
-                method.statuses = counters.statuses.keys.sorted().map { code in
-                    var count = Workout_V1_StatusCount()
-                    count.code = Workout_V1_StatusCode(rawValue: Int(code)) ?? .unknown
-                    count.count = counters.statuses[code]!
-                    return count
-                }
-                var latency = Workout_V1_LatencySummary()
-                latency.p50Us = counters.latency.valueAtPercentile(50)
-                latency.p90Us = counters.latency.valueAtPercentile(90)
-                latency.p99Us = counters.latency.valueAtPercentile(99)
-                latency.p999Us = counters.latency.valueAtPercentile(99.9)
-                latency.maxUs = counters.latency.max
-                method.latency = latency
-                return method
-            }
-            return response
+        let (shards, retired, counts) = state.withLock { state in
+            (Array(state.shards.values), state.retired,
+             (state.openConnections, state.acceptedConnections, state.rejectedConnections, state.authenticatedConnections))
         }
+        var methods = retired
+        for shard in shards {
+            for (method, counters) in shard.methods.withLock({ $0 }) { methods[method, default: MethodCounters()].merge(counters) }
+        }
+        var response = Workout_V1_StatsResponse()
+        response.uptimeMs = (DispatchTime.now().uptimeNanoseconds - startedAt) / 1_000_000
+        response.openConnections = UInt32(clamping: counts.0)
+        response.acceptedConnections = counts.1
+        response.rejectedConnections = counts.2
+        response.authenticatedConnections = UInt32(clamping: counts.3)
+        response.methods = methods.keys.sorted().map { number in
+            let counters = methods[number]!
+            var method = Workout_V1_MethodStats()
+            method.method = number
+            method.name = MethodCatalog.method(number: number)?.name ?? "unknown"
+            method.calls = counters.calls
+            method.statuses = counters.statuses.keys.sorted().map { code in
+                var count = Workout_V1_StatusCount()
+                count.code = Workout_V1_StatusCode(rawValue: Int(code)) ?? .unknown
+                count.count = counters.statuses[code]!
+                return count
+            }
+            var latency = Workout_V1_LatencySummary()
+            latency.p50Us = counters.latency.valueAtPercentile(50)
+            latency.p90Us = counters.latency.valueAtPercentile(90)
+            latency.p99Us = counters.latency.valueAtPercentile(99)
+            latency.p999Us = counters.latency.valueAtPercentile(99.9)
+            latency.maxUs = counters.latency.max
+            method.latency = latency
+            return method
+        }
+        return response
     }
 }
