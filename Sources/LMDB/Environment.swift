@@ -25,14 +25,22 @@ public final class Environment: @unchecked Sendable {
     private let handle: OpaquePointer
     private let mapLock = MapLock()
     private let state: Mutex<State>
-    /// Set once by ``close()``; read on every transaction without a lock.
+    /// Mirrors `State.isClosed` for the check every transaction makes, without the lock.
     private let closed = Atomic<Bool>(false)
-    /// Each thread's reset read transaction.
-    private let readers = ReaderCache()
 
     private struct State: ~Copyable {
+        var isClosed = false
         var mapSize: Int
+        /// Reset read-only transactions, kept for `mdb_txn_renew` instead of a new `mdb_txn_begin`.
+        var idleReaders: [IdleReader] = []
         var growthCount = 0
+    }
+
+    /// A reset read-only transaction handle waiting in the pool.
+    private struct IdleReader: @unchecked Sendable {
+        // Safe because: a reset transaction belongs to no thread (MDB_NOTLS) and is owned by
+        // the pool alone until popped, so exactly one thread uses it at a time.
+        let handle: OpaquePointer
     }
 
     /// How an environment is opened.
@@ -49,6 +57,8 @@ public final class Environment: @unchecked Sendable {
         public var flags: EnvironmentFlags = []
         /// The mode of the files liblmdb creates.
         public var fileMode: Int = 0o600
+        /// How many reset read transactions to keep for reuse.
+        public var idleReaderLimit: Int = 64
 
         /// Creates the default configuration: durable (synced) commits, a 64 MiB map that grows.
         public init() {}
@@ -102,17 +112,24 @@ public final class Environment: @unchecked Sendable {
     }
 
     deinit {
-        let wasClosed = closed.load(ordering: .acquiring)
-        assert(wasClosed, "Environment at \(path) was not closed")
-        if !wasClosed { mdb_env_close(handle) }
+        let closed = state.withLock { $0.isClosed }
+        assert(closed, "Environment at \(path) was not closed")
+        if !closed { mdb_env_close(handle) }
     }
 
     /// Closes the environment, waiting for running transactions to end first. Calling it
     /// again does nothing. Wraps `mdb_env_close`.
     public func close() {
         mapLock.withExclusive {
-            guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            readers.abortAll()
+            let readers: [IdleReader]? = state.withLock { state in
+                if state.isClosed { return nil }
+                state.isClosed = true
+                closed.store(true, ordering: .releasing)
+                defer { state.idleReaders = [] }
+                return state.idleReaders
+            }
+            guard let readers else { return }
+            for reader in readers { mdb_txn_abort(reader.handle) }
             mdb_env_close(handle)
         }
     }
@@ -163,36 +180,26 @@ public final class Environment: @unchecked Sendable {
     @discardableResult
     public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         try mapLock.withShared {
-            let slot = readers.currentSlot()
-            let txn = try beginRead(slot)
-            defer { endRead(txn, slot) }
+            let txn = try beginRead()
+            defer { endRead(txn) }
             return try body(ReadTransaction(handle: txn, maxKeySize: maxKeySize))
         }
     }
 
-    /// Renews the thread's cached transaction, or begins one (also for a read nested in another
-    /// on the same thread, which cannot share the outer one's).
-    private func beginRead(_ slot: ReaderCache.Slot) throws -> OpaquePointer {
+    private func beginRead() throws -> OpaquePointer {
         var retriedResize = false
         while true {
             try ensureOpen("mdb_txn_begin")
-            if !slot.inUse, let cached = slot.handle {
-                if mdb_txn_renew(cached) == 0 {
-                    slot.inUse = true
-                    return cached
-                }
-                mdb_txn_abort(cached)
-                slot.handle = nil
-            }
+            let reusable = state.withLock { $0.idleReaders.popLast()?.handle }
+            var rc: Int32
             var txn: OpaquePointer?
-            let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
-            if rc == 0, let txn {
-                if !slot.inUse && slot.handle == nil {
-                    slot.handle = txn
-                    slot.inUse = true
-                }
-                return txn
+            if let reusable {
+                rc = mdb_txn_renew(reusable)
+                if rc == 0 { return reusable }
+                mdb_txn_abort(reusable)
             }
+            rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+            if rc == 0, let txn { return txn }
             if rc == MDB_MAP_RESIZED, !retriedResize {
                 retriedResize = true
                 try mapLock.releasingShared { try adoptResizeFromAnotherProcess() }
@@ -202,14 +209,16 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// Resets the thread's cached transaction for its next read, or aborts a nested one.
-    private func endRead(_ txn: OpaquePointer, _ slot: ReaderCache.Slot) {
-        if slot.handle == txn {
-            mdb_txn_reset(txn)
-            slot.inUse = false
-        } else {
-            mdb_txn_abort(txn)
+    private func endRead(_ txn: OpaquePointer) {
+        mdb_txn_reset(txn)
+        let limit = configuration.idleReaderLimit
+        let idle = IdleReader(handle: txn)
+        let kept = state.withLock { state in
+            guard !state.isClosed, state.idleReaders.count < limit else { return false }
+            state.idleReaders.append(idle)
+            return true
         }
+        if !kept { mdb_txn_abort(txn) }
     }
 
     /// Runs `body` in a write transaction and commits it; if `body` throws, aborts it.
@@ -340,9 +349,13 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// Frees the cached read transactions (called with the map lock held exclusively).
+    /// Frees the idle read transactions (called with the map lock held exclusively).
     private func drainIdleReaders() throws {
-        readers.abortAll()
+        let readers = state.withLock { state in
+            defer { state.idleReaders = [] }
+            return state.idleReaders
+        }
+        for reader in readers { mdb_txn_abort(reader.handle) }
     }
 
     // MARK: Maintenance

@@ -198,6 +198,22 @@ struct LimitsTests {
         }
     }
 
+    @Test("A Watch open longer than the maximum stream duration is ended with STREAM_END OK, and the connection stays usable")
+    func watchDurationIsBounded() async throws {
+        try await withServer(configure: { $0.maxStreamDuration = .milliseconds(400) }) { _, _, port in
+            try await blocking {
+                let watching = try TestConnection.owner(port: port)
+                let started = Date()
+                let watch = try watching.sendRequest(MethodCatalog.watch, Workout_V1_WatchRequest())
+                #expect(try watching.readFrame { $0.callID == watch }.type == .streamMessage)
+                let end = try watching.finalFrame(of: watch)
+                #expect(end.type == .streamEnd && end.status == .ok)
+                #expect(Date().timeIntervalSince(started) >= 0.35)
+                #expect(try watching.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).profile.email == ownerEmail)
+            }
+        }
+    }
+
     @Test("A client that never finishes the handshake is closed after the handshake timeout")
     func handshakeTimeout() async throws {
         try await withServer(configure: { $0.handshakeTimeout = .milliseconds(300) }) { server, _, port in

@@ -123,7 +123,7 @@ extension Connection {
             if failure.status == .internal {
                 logger.error("call failed: \(error)", metadata: ["method": "\(method)"])
             } else {
-                logger.debug("call failed: \(failure.details.message)", metadata: ["method": "\(method)", "status": "\(failure.status.name)"])
+                logger.info("call failed: \(failure.details.message)", metadata: ["method": "\(method)", "status": "\(failure.status.name)"])
             }
             send(isStream ? .streamEnd : .response, callID: callID, code: failure.status.rawValue,
                  body: (try? failure.details.serializedBytes()) ?? [])

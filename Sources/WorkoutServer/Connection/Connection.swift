@@ -86,7 +86,7 @@ final class Connection: @unchecked Sendable {
             liveSources = 2
             read.resume()
             startTimer()
-            logger.debug("connection opened")
+            logger.info("connection opened")
         }
     }
 
@@ -205,7 +205,8 @@ final class Connection: @unchecked Sendable {
 
     private func startTimer() {
         let configuration = context.configuration
-        let tick = min(configuration.pingInterval, configuration.idleTimeout, configuration.handshakeTimeout, configuration.slowReaderTimeout) / 2
+        let tick = min(configuration.pingInterval, configuration.idleTimeout, configuration.handshakeTimeout,
+                       configuration.slowReaderTimeout, configuration.maxStreamDuration) / 2
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(Int(tick.milliseconds)), repeating: .milliseconds(Int(max(tick.milliseconds, 1))))
         timer.setEventHandler { [self] in timerFired() }
@@ -282,7 +283,7 @@ final class Connection: @unchecked Sendable {
         writeSource?.cancel()
         context.remove(self)
         context.statistics.connectionClosed(callStatistics, wasAuthenticated: caller != nil)
-        logger.debug("connection closed")
+        logger.info("connection closed")
     }
 
     private func sourceCancelled() {
