@@ -522,16 +522,18 @@ struct CatalogCoverageTests {
             try await blocking {
                 let owner = try TestConnection.owner(port: port, acceptsCompressed: false)
                 var ids: Set<Data> = []
+                var calls: [UInt32] = []
                 for index in 0..<40 {
                     var request = Workout_V1_LogMealRequest()
                     request.meal = meal(items: 100, at: nowMilliseconds() - 3_600_000 - Int64(index) * 60_000)
                     ids.insert(request.meal.id)
-                    try owner.sendRequest(MethodCatalog.logMeal, request)
+                    calls.append(try owner.sendRequest(MethodCatalog.logMeal, request))
                 }
                 var logWorkout = Workout_V1_LogWorkoutRequest()
                 logWorkout.workout = workout()
-                let last = try owner.sendRequest(MethodCatalog.logWorkout, logWorkout)
-                _ = try owner.finalFrame(of: last)
+                calls.append(try owner.sendRequest(MethodCatalog.logWorkout, logWorkout))
+                // Writes complete in any order: wait for every one before exporting.
+                for call in calls { #expect(try owner.finalFrame(of: call).status == .ok) }
 
                 let export = try owner.sendRequest(MethodCatalog.export, Workout_V1_ExportRequest())
                 var chunks: [Workout_V1_ExportChunk] = []
