@@ -28,23 +28,11 @@ package struct Router: Sendable {
         // Auth
         table.authenticate(MethodCatalog.login) { context, request in
             let authenticated = try await household.login(request, source: context.source, agent: context.agent)
-            var response = Workout_V1_LoginResponse()
-            response.sessionToken = Data(authenticated.token ?? [])
-            response.session = authenticated.session
-            response.profile = authenticated.profile
-            response.totals = authenticated.totals
-            response.revision = authenticated.revision
-            return (authenticated.caller, response)
+            return (authenticated.caller, Workout_V1_LoginResponse(granting: authenticated))
         }
         table.authenticate(MethodCatalog.register) { context, request in
             let authenticated = try await household.register(request, source: context.source, agent: context.agent)
-            var response = Workout_V1_RegisterResponse()
-            response.sessionToken = Data(authenticated.token ?? [])
-            response.session = authenticated.session
-            response.profile = authenticated.profile
-            response.totals = authenticated.totals
-            response.revision = authenticated.revision
-            return (authenticated.caller, response)
+            return (authenticated.caller, Workout_V1_RegisterResponse(granting: authenticated))
         }
         table.authenticate(MethodCatalog.resume) { _, request in
             let authenticated = try await household.resume(request)
