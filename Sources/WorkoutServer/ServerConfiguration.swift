@@ -32,7 +32,7 @@ package struct ServerConfiguration: Sendable {
     package var maxStreamDuration: Duration = .seconds(24 * 3600)
     /// How long a graceful shutdown waits for calls in flight.
     package var shutdownGracePeriod: Duration = .seconds(10)
-    /// The bytes one read asks for.
+    /// The bytes one read asks for (at least 4 KiB); buffers are pooled, not held per connection.
     package var readChunkSize = 64 << 10
     /// The server's name and version in ServerHello and Meta.Health.
     package var agent = "workoutd/0.1"

@@ -29,7 +29,6 @@ final class Connection: @unchecked Sendable {
     /// This connection's call counters.
     let callStatistics = ServerStatistics.Shard()
     private let descriptor: Int32
-    private static let readBuffers = ReadBufferPool(size: 64 << 10)
 
     enum Phase {
         case awaitingPreface, awaitingHello, open, draining, closed
@@ -99,7 +98,7 @@ final class Connection: @unchecked Sendable {
             reads += 1
             let count: Int?
             do {
-                count = try Self.readBuffers.withBuffer { buffer -> Int? in
+                count = try context.readBuffers.withBuffer { buffer -> Int? in
                     guard let count = try Socket.read(descriptor, into: buffer) else { return nil }
                     if count > 0 { decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
                     return count
@@ -117,7 +116,7 @@ final class Connection: @unchecked Sendable {
             }
             lastReceived = DispatchTime.now().uptimeNanoseconds
             processInput()
-            if count < 64 << 10 { break }
+            if count < context.configuration.readChunkSize { break }
         }
         flush()
     }

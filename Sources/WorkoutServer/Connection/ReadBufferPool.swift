@@ -17,6 +17,10 @@ final class ReadBufferPool: Sendable {
         self.keep = keep
     }
 
+    deinit {
+        for buffer in buffers.withLock({ $0.free }) { buffer.deallocate() }
+    }
+
     /// Runs `body` with a buffer of the pool's size.
     func withBuffer<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
         let buffer = buffers.withLock { $0.free.popLast() }

@@ -10,6 +10,8 @@ package final class ServerContext: Sendable {
     package let household: HouseholdStore
     package let statistics: ServerStatistics
     package let logger: Logger
+    /// Read buffers of ``ServerConfiguration/readChunkSize`` bytes, lent to connections per read.
+    let readBuffers: ReadBufferPool
     private let connections = Mutex<[UInt64: Connection]>([:])
     private let perSource = Mutex<[String: Int]>([:])
     private let nextID = Atomic<UInt64>(1)
@@ -20,6 +22,7 @@ package final class ServerContext: Sendable {
         self.household = household
         self.statistics = statistics
         self.logger = logger
+        self.readBuffers = ReadBufferPool(size: max(configuration.readChunkSize, 4_096))
     }
 
     /// A new connection id.
