@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "workoutd", targets: ["workoutd"]),
+        // .executable(name: "workout", targets: ["workout"]),
+        .library(name: "WorkoutClient", targets: ["WorkoutClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -73,6 +75,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The client library an app links: connection, typed async API, observable session
+        // model. It depends on the wire contract alone, never on the store or the server.
+        .target(
+            name: "WorkoutClient",
+            dependencies: ["WorkoutProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
+
         // Executables.
         .executableTarget(
             name: "workoutd",
@@ -89,6 +100,16 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["WorkoutProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        // A real server over a real store on loopback, for the server's and the client's tests.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "TestSupport", "WorkoutServer", "WorkoutCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ServerTestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strictSettings),
@@ -109,8 +130,16 @@ let package = Package(
         .testTarget(
             name: "WorkoutServerTests",
             dependencies: [
-                "WorkoutServer", "WorkoutCore", "WorkoutProtocol", "TestSupport",
+                "WorkoutServer", "WorkoutCore", "WorkoutProtocol", "TestSupport", "ServerTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The client library end to end against an in-process server.
+        .testTarget(
+            name: "WorkoutClientTests",
+            dependencies: [
+                "WorkoutClient", "WorkoutProtocol", "TestSupport", "ServerTestSupport", "WorkoutServer", "WorkoutCore",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,4 @@
+import ServerTestSupport
 import TestSupport
 import Foundation
 import Testing

@@ -177,7 +177,8 @@ extension HouseholdStore {
     /// Ends the caller's session.
     package func logout(_ caller: Caller) async throws {
         let digest = DigestKey(caller.tokenDigest)
-        try await write { [self] txn in
+        // Notifying the member's watchers ends the streams of revoked sessions (UNAUTHENTICATED).
+        try await write(notifying: caller.userID) { [self] txn in
             _ = try txn.delete(digest, from: tables.sessions)
         }
     }
@@ -197,7 +198,7 @@ extension HouseholdStore {
             throw DomainError(.permissionDenied, "the current password is wrong", field: "current_password")
         }
         let newHash = try hasher.hash(request.newPassword)
-        return try await write { [self] txn in
+        return try await write(notifying: caller.userID) { [self] txn in
             var user = try authorize(caller, in: txn, now: now)
             user.password = newHash
             try txn.put(user, forKey: caller.userID, in: tables.users)
@@ -223,7 +224,7 @@ extension HouseholdStore {
     package func revokeSession(_ caller: Caller, _ request: Workout_V1_RevokeSessionRequest) async throws {
         let sessionID = try Bounds.recordID(request.sessionID, field: "session_id")
         let now = clock.nowMilliseconds()
-        try await write { [self] txn in
+        try await write(notifying: caller.userID) { [self] txn in
             _ = try authorize(caller, in: txn, now: now)
             guard let digest = try txn.get(UserItemKey(user: caller.userID, id: sessionID), fromIndex: tables.sessionsByUser) else {
                 throw DomainError.notFound("you have no session with that id")

@@ -130,7 +130,8 @@ extension HouseholdStore {
         _ = try Bounds.password(new: request.newPassword, field: "new_password")
         let now = clock.nowMilliseconds()
         let newHash = try hasher.hash(request.newPassword)
-        return try await write { [self] txn in
+        // Notifying the member's watchers makes their streams end with UNAUTHENTICATED.
+        return try await write(notifying: target) { [self] txn in
             let admin = try authorizeAdmin(caller, in: txn, now: now)
             guard var member = try txn.get(target, from: tables.users.table) else {
                 throw DomainError.notFound("no member with that id")

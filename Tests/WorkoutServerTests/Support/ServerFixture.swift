@@ -1,67 +1,10 @@
 import Foundation
 import Logging
+import ServerTestSupport
 import TestSupport
 import WorkoutCore
 import WorkoutProtocol
 import WorkoutServer
-
-/// The owner every test household has.
-let ownerEmail = "owner@example.com"
-let ownerPassword = "correct horse battery"
-
-/// Opens (or reopens) the household store in `directory`, fast to hash passwords in.
-func openHousehold(at directory: String, durable: Bool = false) throws -> HouseholdStore {
-    var storeConfiguration = HouseholdStore.Configuration()
-    storeConfiguration.passwordParameters = .fastForTests
-    if !durable { storeConfiguration.environment.flags = [.noSync] }
-    return try HouseholdStore(directory: directory, configuration: storeConfiguration)
-}
-
-/// A server for `household` on an ephemeral loopback port, configured for tests.
-func makeServer(household: HouseholdStore, configure: (inout ServerConfiguration) -> Void = { _ in }) -> WorkoutServer {
-    var configuration = ServerConfiguration()
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    configure(&configuration)
-    var logger = Logger(label: "test")
-    // WORKOUT_TEST_LOG=debug shows the server's connection events while debugging a test.
-    logger.logLevel = ProcessInfo.processInfo.environment["WORKOUT_TEST_LOG"] == "debug" ? .debug : .warning
-    return WorkoutServer(configuration: configuration, household: household, logger: logger)
-}
-
-/// Runs `body` with a real server on an ephemeral loopback port over a fresh store.
-func withServer<R>(
-    configure: (inout ServerConfiguration) -> Void = { _ in },
-    durable: Bool = false,
-    _ body: (WorkoutServer, HouseholdStore, Int) async throws -> R
-) async throws -> R {
-    try await withTemporaryDirectory { directory in
-        let household = try openHousehold(at: directory, durable: durable)
-        _ = try household.createOwner(email: ownerEmail, password: ownerPassword, firstName: "Olga", timeZone: "Europe/Berlin")
-        let server = makeServer(household: household, configure: configure)
-        let addresses = try server.start()
-        do {
-            let result = try await body(server, household, addresses[0].port)
-            await server.shutdown(gracePeriod: .seconds(2))
-            household.close()
-            return result
-        } catch {
-            await server.shutdown(gracePeriod: .seconds(2))
-            household.close()
-            throw error
-        }
-    }
-}
-
-/// Runs blocking client code on a thread of its own, so that waiting on sockets never holds
-/// one of the few threads of Swift's cooperative pool (the server's write tasks need them).
-func blocking<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
-        thread.stackSize = 4 << 20
-        thread.start()
-    }
-}
 
 /// Waits until `condition` holds, polling every 10 ms for at most `seconds`.
 ///

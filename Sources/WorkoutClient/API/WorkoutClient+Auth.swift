@@ -1,0 +1,91 @@
+public import Foundation
+import WorkoutProtocol
+
+extension WorkoutClient {
+    /// Signs in with email and password, starting a new session for this device. The
+    /// client keeps the session token (``sessionToken``) and resumes it on every new
+    /// connection.
+    ///
+    /// - Parameters:
+    ///   - email: The member's email.
+    ///   - password: Their password.
+    /// - Returns: The session, profile, totals and current revision.
+    /// - Throws: ``WorkoutError``: `UNAUTHENTICATED` for a wrong email or password,
+    ///   `RESOURCE_EXHAUSTED` (with ``WorkoutError/retryAfter``) after too many failures.
+    public func login(email: String, password: String) async throws(WorkoutError) -> SignedIn {
+        var request = Workout_V1_LoginRequest()
+        request.email = email
+        request.password = password
+        request.deviceName = configuration.deviceName
+        return SignedIn(wire: try await signIn(MethodCatalog.login, request) { $0.sessionToken })
+    }
+
+    /// Creates an account with an invite code from an admin, and signs in.
+    ///
+    /// - Parameters:
+    ///   - inviteCode: The code the admin handed out.
+    ///   - member: The new member's profile.
+    ///   - password: Their password (at least 10 characters).
+    ///   - initialWeightEntryID: The id for the weight entry made from `member.weightKg`, if any.
+    /// - Returns: The session, profile, totals and revision.
+    /// - Throws: ``WorkoutError``: `NOT_FOUND` for an unknown, used, revoked or expired
+    ///   code; `ALREADY_EXISTS` when the email has an account; `INVALID_ARGUMENT`.
+    public func register(
+        inviteCode: String, member: NewMember, password: String, initialWeightEntryID: UUID = .timeOrdered()
+    ) async throws(WorkoutError) -> SignedIn {
+        var request = Workout_V1_RegisterRequest()
+        request.inviteCode = inviteCode
+        request.profile = member.wire
+        request.password = password
+        request.deviceName = configuration.deviceName
+        request.initialWeightEntryID = initialWeightEntryID.wireBytes
+        return SignedIn(wire: try await signIn(MethodCatalog.register, request) { $0.sessionToken })
+    }
+
+    /// Ends this device's session on the server and forgets the token. Succeeds also when
+    /// the session had already expired or been revoked.
+    ///
+    /// - Throws: ``WorkoutError`` when the server cannot be reached (the token is kept,
+    ///   so the logout can be tried again).
+    public func logout() async throws(WorkoutError) {
+        do {
+            _ = try await call(MethodCatalog.logout, Workout_V1_LogoutRequest(), idempotent: true)
+        } catch where error.code == .unauthenticated {
+            // Already over on the server's side.
+        }
+        forgetSession()
+    }
+
+    /// Changes the password; every other session of the member ends.
+    ///
+    /// - Parameters:
+    ///   - current: The password now.
+    ///   - new: The new password (at least 10 characters).
+    /// - Returns: How many other sessions were ended.
+    /// - Throws: ``WorkoutError``: `UNAUTHENTICATED` when `current` is wrong.
+    public func changePassword(current: String, new: String) async throws(WorkoutError) -> Int {
+        var request = Workout_V1_ChangePasswordRequest()
+        request.currentPassword = current
+        request.newPassword = new
+        return Int(try await call(MethodCatalog.changePassword, request, idempotent: false).revokedSessions)
+    }
+
+    /// The member's sessions (their devices), the current one marked.
+    ///
+    /// - Returns: The sessions.
+    /// - Throws: ``WorkoutError``.
+    public func sessions() async throws(WorkoutError) -> [SessionInfo] {
+        try await call(MethodCatalog.listSessions, Workout_V1_ListSessionsRequest(), idempotent: true)
+            .sessions.map(SessionInfo.init(wire:))
+    }
+
+    /// Ends one of the member's sessions (a lost phone, say).
+    ///
+    /// - Parameter id: The session's id, from ``sessions()``.
+    /// - Throws: ``WorkoutError``: `NOT_FOUND` when the member has no such session.
+    public func revokeSession(_ id: UUID) async throws(WorkoutError) {
+        var request = Workout_V1_RevokeSessionRequest()
+        request.sessionID = id.wireBytes
+        _ = try await call(MethodCatalog.revokeSession, request, idempotent: true)
+    }
+}

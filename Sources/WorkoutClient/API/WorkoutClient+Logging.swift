@@ -1,0 +1,117 @@
+public import Foundation
+import WorkoutProtocol
+
+// Every record carries the id the client gave it, so each log, update and delete here is
+// safe to send again after a lost connection: the server applies it once.
+
+extension WorkoutClient {
+    /// Logs a workout: +50 points, totals, streak, achievements, in one transaction.
+    ///
+    /// - Parameter workout: The workout; its `id` makes the call idempotent.
+    /// - Returns: The stored workout, the new totals, the achievements it unlocked, and
+    ///   whether it had been logged before (`replayed`: nothing applied again).
+    /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` naming the field; `ALREADY_EXISTS`
+    ///   when the id was used for different content or a deleted record.
+    public func logWorkout(_ workout: Workout) async throws(WorkoutError) -> LoggedWorkout {
+        var request = Workout_V1_LogWorkoutRequest()
+        request.workout = workout.wire
+        return LoggedWorkout(wire: try await call(MethodCatalog.logWorkout, request, idempotent: true))
+    }
+
+    /// Replaces a workout's fields.
+    ///
+    /// - Parameters:
+    ///   - workout: The full workout, with the id of an existing one.
+    ///   - expectedRevision: Apply only if the workout is still at this revision.
+    /// - Returns: The updated workout, totals and newly unlocked achievements.
+    /// - Throws: ``WorkoutError``: `NOT_FOUND`, `ABORTED`, `INVALID_ARGUMENT`.
+    public func updateWorkout(_ workout: Workout, expectedRevision: UInt64? = nil) async throws(WorkoutError) -> UpdatedWorkout {
+        var request = Workout_V1_UpdateWorkoutRequest()
+        request.workout = workout.wire
+        request.expectedRevision = expectedRevision ?? 0
+        return UpdatedWorkout(wire: try await call(MethodCatalog.updateWorkout, request, idempotent: expectedRevision == nil))
+    }
+
+    /// Deletes a workout (its points and totals are taken back).
+    ///
+    /// - Parameter id: The workout's id.
+    /// - Returns: Whether it existed, and the totals after.
+    /// - Throws: ``WorkoutError``.
+    public func deleteWorkout(_ id: UUID) async throws(WorkoutError) -> DeletedWorkout {
+        var request = Workout_V1_DeleteWorkoutRequest()
+        request.id = id.wireBytes
+        return DeletedWorkout(wire: try await call(MethodCatalog.deleteWorkout, request, idempotent: true))
+    }
+
+    /// Logs a meal with its food items.
+    ///
+    /// - Parameter meal: The meal; its `id` makes the call idempotent.
+    /// - Returns: The stored meal (with its day and nutrition totals) and whether it was a replay.
+    /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` naming the field; `ALREADY_EXISTS`.
+    public func logMeal(_ meal: Meal) async throws(WorkoutError) -> LoggedMeal {
+        var request = Workout_V1_LogMealRequest()
+        request.meal = meal.wire
+        return LoggedMeal(wire: try await call(MethodCatalog.logMeal, request, idempotent: true))
+    }
+
+    /// Replaces a meal's fields and items.
+    ///
+    /// - Parameters:
+    ///   - meal: The full meal, with the id of an existing one.
+    ///   - expectedRevision: Apply only if the meal is still at this revision.
+    /// - Returns: The updated meal.
+    /// - Throws: ``WorkoutError``: `NOT_FOUND`, `ABORTED`, `INVALID_ARGUMENT`.
+    public func updateMeal(_ meal: Meal, expectedRevision: UInt64? = nil) async throws(WorkoutError) -> Meal {
+        var request = Workout_V1_UpdateMealRequest()
+        request.meal = meal.wire
+        request.expectedRevision = expectedRevision ?? 0
+        return Meal(wire: try await call(MethodCatalog.updateMeal, request, idempotent: expectedRevision == nil).meal)
+    }
+
+    /// Deletes a meal.
+    ///
+    /// - Parameter id: The meal's id.
+    /// - Returns: Whether it existed.
+    /// - Throws: ``WorkoutError``.
+    @discardableResult
+    public func deleteMeal(_ id: UUID) async throws(WorkoutError) -> Bool {
+        var request = Workout_V1_DeleteMealRequest()
+        request.id = id.wireBytes
+        return try await call(MethodCatalog.deleteMeal, request, idempotent: true).deleted
+    }
+
+    /// Logs a weigh-in; the newest one also becomes the profile's weight.
+    ///
+    /// - Parameter entry: The entry; its `id` makes the call idempotent.
+    /// - Returns: The stored entry, whether it was a replay, and whether the profile changed.
+    /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT`, `ALREADY_EXISTS`.
+    public func logWeight(_ entry: WeightEntry) async throws(WorkoutError) -> LoggedWeight {
+        var request = Workout_V1_LogWeightRequest()
+        request.entry = entry.wire
+        return LoggedWeight(wire: try await call(MethodCatalog.logWeight, request, idempotent: true))
+    }
+
+    /// Deletes a weigh-in.
+    ///
+    /// - Parameter id: The entry's id.
+    /// - Returns: Whether it existed.
+    /// - Throws: ``WorkoutError``.
+    @discardableResult
+    public func deleteWeight(_ id: UUID) async throws(WorkoutError) -> Bool {
+        var request = Workout_V1_DeleteWeightRequest()
+        request.id = id.wireBytes
+        return try await call(MethodCatalog.deleteWeight, request, idempotent: true).deleted
+    }
+
+    /// Reports a day's step count from one source (a phone, a watch); a later report
+    /// from the same source replaces the earlier one, and the day counts the highest source.
+    ///
+    /// - Parameter report: The day, source and count.
+    /// - Returns: The day's figure after the report, and whether the report changed it.
+    /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT`.
+    public func reportSteps(_ report: StepsReport) async throws(WorkoutError) -> StepsUpdate {
+        var request = Workout_V1_ReportStepsRequest()
+        request.report = report.wire
+        return StepsUpdate(wire: try await call(MethodCatalog.reportSteps, request, idempotent: true))
+    }
+}

@@ -1,0 +1,107 @@
+import SwiftProtobuf
+import WorkoutProtocol
+
+extension WorkoutClient {
+    /// The member's changes, live: first everything after `revision` (ending with an
+    /// event whose `caughtUp` is true), then one event per write, from any device.
+    ///
+    /// The stream survives lost connections and server restarts: it reconnects with
+    /// backoff and resumes from the last revision it delivered, so nothing is missed or
+    /// repeated. It ends when the consumer stops iterating, or with a ``WorkoutError``
+    /// that resuming cannot fix (`UNAUTHENTICATED` for a revoked or expired session,
+    /// `OUT_OF_RANGE` when `revision` is ahead of the server: sync again from 0).
+    ///
+    /// - Parameter revision: The last revision already applied (0: everything).
+    /// - Returns: The events.
+    public func watch(since revision: UInt64) -> AsyncThrowingStream<WatchEvent, any Error> {
+        watchEvents(since: revision, onInterruption: nil)
+    }
+
+    /// ``watch(since:)``, telling `onInterruption` each time the stream broke and is
+    /// about to be resumed (a session model shows "offline" until the next `caughtUp`).
+    func watchEvents(
+        since revision: UInt64, onInterruption: (@Sendable (WorkoutError) -> Void)?
+    ) -> AsyncThrowingStream<WatchEvent, any Error> {
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: WatchEvent.self, throwing: (any Error).self)
+        let task = Task {
+            var since = revision
+            var failures = 0
+            while !Task.isCancelled {
+                var request = Workout_V1_WatchRequest()
+                request.sinceRevision = since
+                do {
+                    for try await body in try await openStream(MethodCatalog.watch, request, timeout: nil) {
+                        guard let message = try? Workout_V1_WatchEvent(serializedBytes: body) else {
+                            throw CallFailure.final(WorkoutError(code: .internal, message: "a watch event from the server does not decode"))
+                        }
+                        let event = WatchEvent(wire: message)
+                        since = max(since, event.revision)
+                        failures = 0
+                        continuation.yield(event)
+                    }
+                    // A clean end is the server's limit on a stream's length: resume at once.
+                    continue
+                } catch {
+                    let failure = Self.watchFailure(error)
+                    guard failure.resumable, !Task.isCancelled else {
+                        if Task.isCancelled { break }
+                        continuation.finish(throwing: failure.error)
+                        return
+                    }
+                    onInterruption?(failure.error)
+                }
+                failures += 1
+                try? await Task.sleep(for: configuration.reconnect.delay(afterFailures: failures))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return events
+    }
+
+    /// Everything of the member's — profile, totals, workouts, meals, weigh-ins, steps,
+    /// achievements — in bounded chunks, ending when the last chunk has arrived.
+    ///
+    /// Not resumed after a lost connection: the stream ends with `UNAVAILABLE`; start
+    /// the export again.
+    ///
+    /// - Parameter timeout: A deadline for the whole export (`nil`: none).
+    /// - Returns: The chunks, the first carrying the profile and totals.
+    public func export(timeout: Duration? = nil) -> AsyncThrowingStream<ExportChunk, any Error> {
+        let (chunks, continuation) = AsyncThrowingStream.makeStream(of: ExportChunk.self, throwing: (any Error).self)
+        let task = Task {
+            do {
+                for try await body in try await openStream(MethodCatalog.export, Workout_V1_ExportRequest(), timeout: timeout) {
+                    guard let message = try? Workout_V1_ExportChunk(serializedBytes: body) else {
+                        throw WorkoutError(code: .internal, message: "an export chunk from the server does not decode")
+                    }
+                    continuation.yield(ExportChunk(wire: message))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: Self.watchFailure(error).error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return chunks
+    }
+
+    /// What ended a stream, and whether a Watch resumes after it.
+    private static func watchFailure(_ error: any Error) -> (error: WorkoutError, resumable: Bool) {
+        switch error {
+        case let failure as CallFailure:
+            switch failure.disposition {
+            case .notProcessed, .outcomeUnknown:
+                return (failure.error, true)
+            case .final:
+                // The server's shutdown and its slow-reader cut are worth resuming after.
+                let resumable = failure.error.code == .unavailable || failure.error.code == .resourceExhausted
+                return (failure.error, resumable)
+            }
+        case let error as WorkoutError:
+            return (error, error.code == .unavailable)
+        default:
+            return (WorkoutError(code: .unknown, message: "\(error)"), false)
+        }
+    }
+}

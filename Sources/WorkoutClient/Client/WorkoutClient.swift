@@ -1,0 +1,296 @@
+public import Foundation
+import SwiftProtobuf
+import Synchronization
+import WorkoutProtocol
+
+/// A member's connection to their household's Workout server: a typed async API over
+/// one multiplexed connection, which it opens when first needed and opens again (with
+/// backoff and jitter) when it is lost, resuming the session with the stored token.
+///
+/// Calls from any number of tasks share the connection. A call whose connection is lost
+/// before its answer fails with `UNAVAILABLE`, unless it is safe to run again — a read,
+/// or a write carrying a client-generated id — in which case it is retried on the new
+/// connection. Calls the server never processed (above a GOAWAY's last call id, or never
+/// sent) are always retried. Every failure is a ``WorkoutError``.
+///
+/// ```swift
+/// let client = WorkoutClient(configuration: .init(address: ServerAddress("homeserver.local")!))
+/// let signedIn = try await client.login(email: "anna@example.com", password: password)
+/// let today = try await client.mealsOfDay(.today(in: .current))
+/// ```
+public final class WorkoutClient: Sendable {
+    /// How the client connects and how patient it is.
+    public struct Configuration: Sendable, Hashable {
+        /// The server.
+        public var address: ServerAddress
+        /// This device's name, shown in the member's session list (Login and Register).
+        public var deviceName: String
+        /// The client software, sent in the HELLO.
+        public var agent: String
+        /// How long connecting and the handshake may take, per attempt.
+        public var connectTimeout: Duration
+        /// The deadline of a unary call unless the call says otherwise (`nil`: none).
+        public var callTimeout: Duration?
+        /// How connecting is retried.
+        public var reconnect: ReconnectPolicy
+        /// How many times one call may be re-sent after losing its connection.
+        public var maximumRetries: Int
+
+        /// Makes a configuration.
+        ///
+        /// - Parameters:
+        ///   - address: The server.
+        ///   - deviceName: This device's name for the session list.
+        ///   - agent: The client software.
+        ///   - connectTimeout: Per connection attempt.
+        ///   - callTimeout: The default deadline of unary calls.
+        ///   - reconnect: The backoff policy.
+        ///   - maximumRetries: Re-sends per call.
+        public init(
+            address: ServerAddress,
+            deviceName: String = "",
+            agent: String = "WorkoutClient/1",
+            connectTimeout: Duration = .seconds(5),
+            callTimeout: Duration? = .seconds(30),
+            reconnect: ReconnectPolicy = ReconnectPolicy(),
+            maximumRetries: Int = 3
+        ) {
+            self.address = address
+            self.deviceName = deviceName
+            self.agent = agent
+            self.connectTimeout = connectTimeout
+            self.callTimeout = callTimeout
+            self.reconnect = reconnect
+            self.maximumRetries = max(0, maximumRetries)
+        }
+    }
+
+    /// How the client connects.
+    public let configuration: Configuration
+
+    private let state: Mutex<State>
+
+    private struct State {
+        var connection: ClientConnection?
+        var connecting: Task<ClientConnection, any Error>?
+        var token: Data?
+        var isClosed = false
+        var connectionsOpened = 0
+    }
+
+    /// Makes a client; nothing is connected until the first call.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where and how to connect.
+    ///   - sessionToken: A token from an earlier Login or Register, resumed on every connection.
+    public init(configuration: Configuration, sessionToken: SessionToken? = nil) {
+        self.configuration = configuration
+        self.state = Mutex(State(token: sessionToken?.bytes))
+    }
+
+    deinit {
+        let connection = state.withLock { $0.connection }
+        connection?.close(reason: WorkoutError(code: .cancelled, message: "the client was released"))
+    }
+
+    /// The session token in use (after Login, Register, or given at creation), or `nil`
+    /// when signed out or after the server refused to resume an expired or revoked session.
+    ///
+    /// A client that stores credentials stores this, never the password.
+    public var sessionToken: SessionToken? {
+        state.withLock { $0.token }.map { SessionToken(unchecked: $0) }
+    }
+
+    /// How many connections this client has opened (the first one included); it grows
+    /// by one with every reconnect.
+    public var connectionsOpened: Int {
+        state.withLock { $0.connectionsOpened }
+    }
+
+    /// Closes the connection; calls in flight fail with `CANCELLED` and later calls too.
+    public func close() {
+        let connection = state.withLock { state in
+            state.isClosed = true
+            state.connecting?.cancel()
+            return state.connection
+        }
+        connection?.close(reason: WorkoutError(code: .cancelled, message: "the client was closed"))
+    }
+
+    // MARK: - Calls, for the typed API
+
+    /// Runs a unary call, retrying it on a new connection when that is safe.
+    ///
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - request: The request message.
+    ///   - idempotent: Whether running the call twice has the effect of running it once
+    ///     (reads; writes with client-generated ids).
+    ///   - timeout: The call's deadline, across retries; `nil` uses the configuration's.
+    /// - Returns: The response message.
+    /// - Throws: ``WorkoutError``.
+    func call<Request, Response>(
+        _ method: RPCMethod<Request, Response>, _ request: Request, idempotent: Bool, timeout: Duration? = nil
+    ) async throws(WorkoutError) -> Response {
+        let body = try serialize(request, for: method)
+        let deadline = (timeout ?? configuration.callTimeout).map { ContinuousClock.now + $0 }
+        var retries = 0
+        while true {
+            if Task.isCancelled {
+                throw WorkoutError(code: .cancelled, message: "the call was cancelled")
+            }
+            let connection = try await connection()
+            do {
+                let bytes = try await connection.unary(method: method.number, body: body, deadline: deadline)
+                do {
+                    return try Response(serializedBytes: bytes)
+                } catch {
+                    throw WorkoutError(code: .internal, message: "the server's answer to \(method.descriptor.name) does not decode")
+                }
+            } catch let failure as CallFailure {
+                let safe = failure.disposition == .notProcessed || (failure.disposition == .outcomeUnknown && idempotent)
+                guard safe, retries < configuration.maximumRetries else { throw failure.error }
+                if let deadline, deadline <= .now {
+                    throw WorkoutError(code: .deadlineExceeded, message: "deadline exceeded while reconnecting")
+                }
+                retries += 1
+            } catch let error as WorkoutError {
+                throw error
+            } catch {
+                throw WorkoutError(code: .unknown, message: "\(error)")
+            }
+        }
+    }
+
+    /// Opens a server stream on the current connection (no retry: a stream that breaks
+    /// ends with its error, and the caller decides how to resume).
+    ///
+    /// - Returns: The stream of message bodies.
+    func openStream<Request, Message>(
+        _ method: RPCMethod<Request, Message>, _ request: Request, timeout: Duration?
+    ) async throws(WorkoutError) -> AsyncThrowingStream<[UInt8], any Error> {
+        let body = try serialize(request, for: method)
+        let connection = try await connection()
+        return connection.stream(method: method.number, body: body, deadline: timeout.map { ContinuousClock.now + $0 })
+    }
+
+    /// Runs Login or Register: on a connection without a session (a fresh one if the
+    /// current one has a session), and keeps the token it returns.
+    ///
+    /// - Parameters:
+    ///   - method: Login or Register.
+    ///   - request: Its request.
+    ///   - token: The session token in its response.
+    func signIn<Request, Response>(
+        _ method: RPCMethod<Request, Response>, _ request: Request, token: (Response) -> Data
+    ) async throws(WorkoutError) -> Response {
+        let bound = state.withLock { state -> ClientConnection? in
+            guard state.token != nil else { return nil }
+            state.token = nil
+            defer { state.connection = nil }
+            return state.connection
+        }
+        bound?.close(reason: .unavailable("signed in again on a new connection"))
+        let response = try await call(method, request, idempotent: false)
+        state.withLock { $0.token = token(response) }
+        return response
+    }
+
+    /// Forgets the session token (after Logout, or when the server says it is no longer valid).
+    func forgetSession() {
+        state.withLock { $0.token = nil }
+    }
+
+    // MARK: - Connecting
+
+    /// The open connection, or a new one (shared by every caller waiting meanwhile).
+    private func connection() async throws(WorkoutError) -> ClientConnection {
+        enum Next {
+            case ready(ClientConnection)
+            case wait(Task<ClientConnection, any Error>)
+        }
+        let next = state.withLock { state -> Next? in
+            guard !state.isClosed else { return nil }
+            if let connection = state.connection, connection.isUsable { return .ready(connection) }
+            if let connecting = state.connecting { return .wait(connecting) }
+            let task = Task { try await self.establish() }
+            state.connecting = task
+            return .wait(task)
+        }
+        switch next {
+        case nil:
+            throw WorkoutError(code: .cancelled, message: "the client was closed")
+        case .ready(let connection):
+            return connection
+        case .wait(let task):
+            do {
+                return try await task.value
+            } catch let error as WorkoutError {
+                throw error
+            } catch {
+                throw WorkoutError(code: .unavailable, message: "\(error)")
+            }
+        }
+    }
+
+    /// Connects (with backoff) and resumes the session, then publishes the connection.
+    private func establish() async throws -> ClientConnection {
+        var failures = 0
+        let options = ClientConnection.Options(agent: configuration.agent, connectTimeout: configuration.connectTimeout)
+        defer { state.withLock { $0.connecting = nil } }
+        while true {
+            do {
+                let connection = try await ClientConnection.open(to: configuration.address, options: options)
+                try await resumeSession(on: connection)
+                let closed = state.withLock { state in
+                    state.connectionsOpened += 1
+                    if !state.isClosed { state.connection = connection }
+                    return state.isClosed
+                }
+                if closed {
+                    connection.close(reason: WorkoutError(code: .cancelled, message: "the client was closed"))
+                    throw WorkoutError(code: .cancelled, message: "the client was closed")
+                }
+                return connection
+            } catch let failure as CallFailure where failure.disposition != .final {
+                failures += 1
+                guard failures < configuration.reconnect.maximumAttempts, !Task.isCancelled else {
+                    throw WorkoutError(
+                        code: .unavailable,
+                        message: "cannot reach the Workout server at \(configuration.address): \(failure.error.message)")
+                }
+                try? await Task.sleep(for: configuration.reconnect.delay(afterFailures: failures))
+            } catch let failure as CallFailure {
+                throw failure.error
+            }
+        }
+    }
+
+    /// Binds a new connection to the stored session, if there is one. A session the
+    /// server no longer knows is forgotten; the connection stays usable without one.
+    private func resumeSession(on connection: ClientConnection) async throws {
+        guard let token = state.withLock({ $0.token }) else { return }
+        var request = Workout_V1_ResumeRequest()
+        request.sessionToken = token
+        let body: [UInt8] = (try? request.serializedBytes()) ?? []
+        let deadline = ContinuousClock.now + (configuration.callTimeout ?? .seconds(30))
+        do {
+            _ = try await connection.unary(method: MethodCatalog.resume.number, body: body, deadline: deadline)
+        } catch let failure as CallFailure where failure.disposition == .final && failure.error.code == .unauthenticated {
+            state.withLock { state in
+                if state.token == token { state.token = nil }
+            }
+        } catch let failure as CallFailure where failure.disposition == .final {
+            connection.close(reason: failure.error)
+            throw failure
+        }
+    }
+
+    private func serialize<Request, Response>(_ request: Request, for method: RPCMethod<Request, Response>) throws(WorkoutError) -> [UInt8] {
+        do {
+            return try request.serializedBytes()
+        } catch {
+            throw WorkoutError(code: .invalidArgument, message: "cannot encode the \(method.descriptor.name) request: \(error)")
+        }
+    }
+}

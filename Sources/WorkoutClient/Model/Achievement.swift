@@ -1,0 +1,80 @@
+public import Foundation
+import WorkoutProtocol
+
+/// An achievement: a milestone, unlocked at most once per member.
+///
+/// The server decides which exist (at least `workout_1`, `workout_10`, `workout_50`,
+/// `workout_100`, `streak_3`, `streak_7`, `streak_30`); show whatever it lists.
+public struct Achievement: Sendable, Hashable, Codable, Identifiable {
+    /// Stable identifier, e.g. `"workout_10"`.
+    public var id: String
+    /// Short English title, e.g. `"First workout"`.
+    public var title: String
+    /// One-sentence English description, e.g. `"Complete 10 workouts"`.
+    public var description: String
+    /// Points the achievement gives, added once to the member's points when unlocked.
+    public var points: Int
+    /// Whether the member has unlocked it. A change feed may report `false` for an
+    /// achievement locked again after a deletion.
+    public var unlocked: Bool
+    /// When it was unlocked, or `nil` while locked.
+    public var unlockedAt: Date?
+    /// Progress toward ``target``, e.g. 7 (workouts so far, or the longest streak).
+    public var progress: Int
+    /// The figure to reach, e.g. 10.
+    public var target: Int
+
+    /// Creates an achievement (the server makes them; this is for previews and tests).
+    ///
+    /// - Parameters:
+    ///   - id: Stable identifier.
+    ///   - title: Short title.
+    ///   - description: One-sentence description.
+    ///   - points: Points it gives.
+    ///   - unlocked: Whether it is unlocked.
+    ///   - unlockedAt: When it was unlocked, `nil` while locked.
+    ///   - progress: Progress toward the target.
+    ///   - target: The figure to reach.
+    public init(
+        id: String, title: String, description: String = "", points: Int = 0, unlocked: Bool = false,
+        unlockedAt: Date? = nil, progress: Int = 0, target: Int = 0
+    ) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.points = points
+        self.unlocked = unlocked
+        self.unlockedAt = unlockedAt
+        self.progress = progress
+        self.target = target
+    }
+}
+
+// MARK: Wire
+
+extension Achievement {
+    /// Creates an achievement from the wire; `unlocked_at_ms` 0 becomes `nil`.
+    ///
+    /// - Parameter wire: The wire message.
+    init(wire: Workout_V1_Achievement) {
+        self.init(
+            id: wire.achievementID, title: wire.title, description: wire.description_p, points: Int(wire.points),
+            unlocked: wire.unlocked, unlockedAt: Date(wireMillisecondsUnlessZero: wire.unlockedAtMs),
+            progress: Int(wire.progress), target: Int(wire.target)
+        )
+    }
+
+    /// This achievement as the wire message (`nil` unlock time as 0).
+    var wire: Workout_V1_Achievement {
+        var message = Workout_V1_Achievement()
+        message.achievementID = id
+        message.title = title
+        message.description_p = description
+        message.points = UInt32(clamping: points)
+        message.unlocked = unlocked
+        message.unlockedAtMs = unlockedAt.wireMilliseconds
+        message.progress = UInt32(clamping: progress)
+        message.target = UInt32(clamping: target)
+        return message
+    }
+}

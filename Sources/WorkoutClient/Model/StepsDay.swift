@@ -1,0 +1,53 @@
+import WorkoutProtocol
+
+/// The steps of one local day: each source's latest report and the day's figure.
+public struct StepsDay: Sendable, Hashable, Codable {
+    /// The day.
+    public var day: LocalDate
+    /// The day's figure: the maximum over the sources' latest reports (not their sum), so
+    /// a walk seen by both phone and watch counts once.
+    public var steps: Int
+    /// Each source's latest report, ordered by source.
+    public var sources: [StepsReport]
+    /// The member revision of the day's latest report.
+    public var revision: UInt64
+
+    /// Creates a steps day (the server makes them; this is for previews and tests).
+    ///
+    /// - Parameters:
+    ///   - day: The day.
+    ///   - steps: The day's figure; the maximum over `sources` when `nil`.
+    ///   - sources: Each source's latest report.
+    ///   - revision: The revision of the latest report.
+    public init(day: LocalDate, steps: Int? = nil, sources: [StepsReport] = [], revision: UInt64 = 0) {
+        self.day = day
+        self.steps = steps ?? sources.map(\.steps).max() ?? 0
+        self.sources = sources
+        self.revision = revision
+    }
+}
+
+// MARK: Wire
+
+extension StepsDay {
+    /// Creates a steps day from the wire (a malformed `day` is clamped, see
+    /// ``LocalDate/init(clampingWire:)``).
+    ///
+    /// - Parameter wire: The wire message.
+    init(wire: Workout_V1_StepsDay) {
+        self.init(
+            day: LocalDate(clampingWire: wire.day), steps: Int(wire.steps),
+            sources: wire.sources.map(StepsReport.init(wire:)), revision: wire.revision
+        )
+    }
+
+    /// This steps day as the wire message.
+    var wire: Workout_V1_StepsDay {
+        var message = Workout_V1_StepsDay()
+        message.day = day.wire
+        message.steps = UInt32(clamping: steps)
+        message.sources = sources.map(\.wire)
+        message.revision = revision
+        return message
+    }
+}
