@@ -244,6 +244,31 @@ struct ConnectionTests {
         client.close()
     }
 
+    @Test("a server that goes silent gets a PING, then the connection is given up")
+    func keepalive() async throws {
+        let server = try ScriptedServer()
+        let client = client(server)
+        async let invite: WorkoutError? = {
+            do {
+                _ = try await client.createInvite()
+                return nil
+            } catch {
+                return error as? WorkoutError
+            }
+        }()
+        let peer = try await blocking { try server.accept(pingIntervalMilliseconds: 200) }
+        _ = try await blocking { try peer.readRequest() }
+        let ping = try await blocking { try peer.readFrame(timeout: 5) }
+        #expect(ping.type == .ping)
+        #expect(ping.body.count == 8)
+        // No PONG, no answer: the client closes and the call's outcome is unknown.
+        let error = await invite
+        #expect(error?.code == .unavailable)
+        #expect(error?.message.contains("stopped answering") == true)
+        #expect(try await blocking { peer.awaitClose() })
+        client.close()
+    }
+
     @Test("an unreachable server fails with UNAVAILABLE after the allowed attempts, quickly")
     func unreachable() async throws {
         let port = try ScriptedServer().port  // closed again at once: nothing listens there

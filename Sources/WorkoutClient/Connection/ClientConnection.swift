@@ -53,6 +53,11 @@ final class ClientConnection: @unchecked Sendable {
     private var descriptorCloser: DescriptorCloser?
     private var descriptorClosed = false
     private let readBuffer: UnsafeMutableRawBufferPointer
+    /// Whether anything arrived since the last keepalive check.
+    private var receivedSinceCheck = false
+    /// Whether our PING is unanswered (nothing has arrived since it went out).
+    private var pingOutstanding = false
+    private var keepaliveTimer: (any DispatchSourceTimer)?
 
     private enum Phase {
         case handshaking
@@ -96,6 +101,7 @@ final class ClientConnection: @unchecked Sendable {
 
     deinit {
         // Normally closed already; this covers a connection dropped while open.
+        keepaliveTimer?.cancel()
         cancelSources()
         readBuffer.deallocate()
     }
@@ -332,6 +338,8 @@ final class ClientConnection: @unchecked Sendable {
             guard readSource != nil else { return }
             switch ClientSocket.read(descriptor, into: readBuffer) {
             case .bytes(let count):
+                receivedSinceCheck = true
+                pingOutstanding = false
                 decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
                 processFrames()
                 if count < readBuffer.count { return }
@@ -398,9 +406,36 @@ final class ClientConnection: @unchecked Sendable {
         decoder.maxFrameSize = options.maxFrameSize
         maxCallsInFlight = max(1, Int(hello.maxCallsInFlight == 0 ? UInt32(HandshakeLimits.defaultMaxCallsInFlight) : hello.maxCallsInFlight))
         phase = .ready
+        startKeepalive(interval: hello.pingIntervalMs)
         handshakeWaiter?.resume()
         handshakeWaiter = nil
         startWaiting()
+    }
+
+    /// Detects a server that vanished without closing the connection (a dropped network,
+    /// a machine that lost power): while calls wait, a silent interval gets a PING, and a
+    /// second silent interval closes the connection, so waiting calls fail (or are retried)
+    /// and a Watch resumes elsewhere instead of waiting forever.
+    private func startKeepalive(interval milliseconds: UInt32) {
+        guard milliseconds > 0 else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let period = DispatchTimeInterval.milliseconds(Int(milliseconds))
+        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(Int(milliseconds / 10) + 1))
+        timer.setEventHandler { [weak self] in self?.checkKeepalive() }
+        keepaliveTimer = timer
+        timer.resume()
+    }
+
+    private func checkKeepalive() {
+        defer { receivedSinceCheck = false }
+        guard case .ready = phase, !inFlight.isEmpty, !receivedSinceCheck else { return }
+        if pingOutstanding {
+            close(with: .unavailable("the server stopped answering"))
+            return
+        }
+        pingOutstanding = true
+        try? encoder.append(.ping, callID: 0, body: [0x57, 0x4B, 0x43, 0x4C, 0, 0, 0, 0], to: &outbound)
+        scheduleFlush()
     }
 
     private func finish(_ frame: Frame) {
@@ -480,6 +515,8 @@ final class ClientConnection: @unchecked Sendable {
         for call in queued {
             call.fail(CallFailure(disposition: .notProcessed, error: error))
         }
+        keepaliveTimer?.cancel()
+        keepaliveTimer = nil
         cancelSources()
         outbound = []
         outboundOffset = 0

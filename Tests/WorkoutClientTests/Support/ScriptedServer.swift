@@ -46,14 +46,15 @@ final class ScriptedServer: @unchecked Sendable {
     /// The address a client connects to.
     var address: ServerAddress { ServerAddress(host: "127.0.0.1", port: port) }
 
-    /// Accepts the next connection and completes the handshake, announcing `maxCallsInFlight`.
-    func accept(maxCallsInFlight: UInt32 = 64, timeout: Double = 5) throws -> ScriptedPeer {
+    /// Accepts the next connection and completes the handshake, announcing `maxCallsInFlight`
+    /// and `pingIntervalMilliseconds`.
+    func accept(maxCallsInFlight: UInt32 = 64, pingIntervalMilliseconds: UInt32 = 0, timeout: Double = 5) throws -> ScriptedPeer {
         var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, Int32(timeout * 1_000)) == 1 else { throw TimedOut() }
         let descriptor = Glibc.accept(listener, nil, nil)
         guard descriptor >= 0 else { throw Closed() }
         let peer = ScriptedPeer(descriptor: descriptor)
-        try peer.handshake(maxCallsInFlight: maxCallsInFlight)
+        try peer.handshake(maxCallsInFlight: maxCallsInFlight, pingInterval: pingIntervalMilliseconds)
         return peer
     }
 }
@@ -71,7 +72,7 @@ final class ScriptedPeer: @unchecked Sendable {
 
     deinit { Glibc.close(descriptor) }
 
-    fileprivate func handshake(maxCallsInFlight: UInt32) throws {
+    fileprivate func handshake(maxCallsInFlight: UInt32, pingInterval: UInt32) throws {
         var out: [UInt8] = []
         Preface.accepting(1).encode(into: &out)
         var hello = Workout_V1_ServerHello()
@@ -79,6 +80,7 @@ final class ScriptedPeer: @unchecked Sendable {
         hello.serverAgent = "scripted"
         hello.maxFrameSize = 4 << 20
         hello.maxCallsInFlight = maxCallsInFlight
+        hello.pingIntervalMs = pingInterval
         hello.acceptsCompressed = true
         try encoder.append(.hello, callID: 0, body: hello.serializedBytes(), to: &out)
         write(out)
