@@ -113,7 +113,10 @@ extension Change {
     ///
     /// - Parameter wire: The wire message.
     init(wire: Workout_V1_Change) {
-        self.init(revision: wire.revision, changedAt: Date(wireMilliseconds: wire.changedAtMs), item: wire.item.flatMap(Item.init(wire:)))
+        self.init(
+            revision: wire.revision, changedAt: Date(wireMilliseconds: wire.changedAtMs),
+            item: wire.item.flatMap(Item.init(wire:))
+        )
     }
 
     /// This change as the wire message (a `nil` item left unset).

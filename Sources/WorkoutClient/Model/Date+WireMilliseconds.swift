@@ -3,8 +3,9 @@
 //
 // Conversions go through `timeIntervalSinceReferenceDate` (what `Date` stores) with the
 // 2001-1970 offset applied in integer milliseconds, so only one floating-point rounding
-// happens each way. Date → milliseconds rounds to the nearest millisecond (halves away
-// from zero), for instants before 1970 too; non-finite or out-of-range values clamp.
+// happens each way. Date → milliseconds rounds to the nearest millisecond, for instants
+// before 1970 too (an exact half, which binary fractions rarely hit, rounds away from
+// 2001-01-01); non-finite or out-of-range values clamp.
 
 import Foundation
 
@@ -32,8 +33,8 @@ extension Date {
     }
 
     /// This instant as a wire timestamp: milliseconds since 1970-01-01T00:00:00Z, rounded
-    /// to the nearest millisecond (halves away from zero). NaN maps to 0; instants beyond
-    /// the `Int64` range clamp to its ends.
+    /// to the nearest millisecond. NaN maps to 0; instants beyond the `Int64` range clamp
+    /// to its ends.
     var wireMilliseconds: Int64 {
         let sinceReference = (timeIntervalSinceReferenceDate * 1000).rounded(.toNearestOrAwayFromZero)
         guard !sinceReference.isNaN else { return 0 }
