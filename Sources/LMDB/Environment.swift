@@ -31,17 +31,11 @@ public final class Environment: @unchecked Sendable {
     private struct State: ~Copyable {
         var isClosed = false
         var mapSize: Int
-        /// Reset read-only transactions, kept for `mdb_txn_renew` instead of a new `mdb_txn_begin`.
-        var idleReaders: [IdleReader] = []
         var growthCount = 0
     }
 
-    /// A reset read-only transaction handle waiting in the pool.
-    private struct IdleReader: @unchecked Sendable {
-        // Safe because: a reset transaction belongs to no thread (MDB_NOTLS) and is owned by
-        // the pool alone until popped, so exactly one thread uses it at a time.
-        let handle: OpaquePointer
-    }
+    /// Each thread's reset read-only transaction, renewed for the next read.
+    private let readers = ReaderCache()
 
     /// How an environment is opened.
     public struct Configuration: Sendable {
@@ -57,8 +51,6 @@ public final class Environment: @unchecked Sendable {
         public var flags: EnvironmentFlags = []
         /// The mode of the files liblmdb creates.
         public var fileMode: Int = 0o600
-        /// How many reset read transactions to keep for reuse.
-        public var idleReaderLimit: Int = 64
 
         /// Creates the default configuration: durable (synced) commits, a 64 MiB map that grows.
         public init() {}
@@ -121,15 +113,13 @@ public final class Environment: @unchecked Sendable {
     /// again does nothing. Wraps `mdb_env_close`.
     public func close() {
         mapLock.withExclusive {
-            let readers: [IdleReader]? = state.withLock { state in
-                if state.isClosed { return nil }
-                state.isClosed = true
-                closed.store(true, ordering: .releasing)
-                defer { state.idleReaders = [] }
-                return state.idleReaders
+            let wasClosed = state.withLock { state in
+                defer { state.isClosed = true }
+                return state.isClosed
             }
-            guard let readers else { return }
-            for reader in readers { mdb_txn_abort(reader.handle) }
+            guard !wasClosed else { return }
+            closed.store(true, ordering: .releasing)
+            readers.abortAll(closing: true)
             mdb_env_close(handle)
         }
     }
@@ -180,26 +170,36 @@ public final class Environment: @unchecked Sendable {
     @discardableResult
     public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         try mapLock.withShared {
-            let txn = try beginRead()
-            defer { endRead(txn) }
+            let slot = readers.currentSlot()
+            let txn = try beginRead(slot)
+            defer { endRead(txn, slot) }
             return try body(ReadTransaction(handle: txn, maxKeySize: maxKeySize))
         }
     }
 
-    private func beginRead() throws -> OpaquePointer {
+    /// Renews the thread's cached transaction, or begins one (also for a read nested in
+    /// another on the same thread, which cannot share the outer one's).
+    private func beginRead(_ slot: ReaderCache.Slot) throws -> OpaquePointer {
         var retriedResize = false
         while true {
             try ensureOpen("mdb_txn_begin")
-            let reusable = state.withLock { $0.idleReaders.popLast()?.handle }
-            var rc: Int32
-            var txn: OpaquePointer?
-            if let reusable {
-                rc = mdb_txn_renew(reusable)
-                if rc == 0 { return reusable }
-                mdb_txn_abort(reusable)
+            if !slot.inUse, let cached = slot.handle {
+                if mdb_txn_renew(cached) == 0 {
+                    slot.inUse = true
+                    return cached
+                }
+                mdb_txn_abort(cached)
+                slot.handle = nil
             }
-            rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
-            if rc == 0, let txn { return txn }
+            var txn: OpaquePointer?
+            let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+            if rc == 0, let txn {
+                if !slot.inUse {
+                    slot.handle = txn
+                    slot.inUse = true
+                }
+                return txn
+            }
             if rc == MDB_MAP_RESIZED, !retriedResize {
                 retriedResize = true
                 try mapLock.releasingShared { try adoptResizeFromAnotherProcess() }
@@ -209,16 +209,14 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    private func endRead(_ txn: OpaquePointer) {
-        mdb_txn_reset(txn)
-        let limit = configuration.idleReaderLimit
-        let idle = IdleReader(handle: txn)
-        let kept = state.withLock { state in
-            guard !state.isClosed, state.idleReaders.count < limit else { return false }
-            state.idleReaders.append(idle)
-            return true
+    /// Resets the thread's cached transaction for the next read; aborts a nested read's own.
+    private func endRead(_ txn: OpaquePointer, _ slot: ReaderCache.Slot) {
+        if slot.inUse, slot.handle == txn {
+            mdb_txn_reset(txn)
+            slot.inUse = false
+        } else {
+            mdb_txn_abort(txn)
         }
-        if !kept { mdb_txn_abort(txn) }
     }
 
     /// Runs `body` in a write transaction and commits it; if `body` throws, aborts it.
@@ -349,13 +347,9 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// Frees the idle read transactions (called with the map lock held exclusively).
+    /// Frees the cached read transactions (called with the map lock held exclusively).
     private func drainIdleReaders() throws {
-        let readers = state.withLock { state in
-            defer { state.idleReaders = [] }
-            return state.idleReaders
-        }
-        for reader in readers { mdb_txn_abort(reader.handle) }
+        readers.abortAll(closing: false)
     }
 
     // MARK: Maintenance

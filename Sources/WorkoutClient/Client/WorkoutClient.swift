@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import SwiftProtobuf
 import Synchronization
 import WorkoutProtocol

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SwiftProtobuf
 import Synchronization
 import WorkoutProtocol
@@ -78,14 +79,18 @@ final class ClientConnection: @unchecked Sendable {
     static func open(to address: ServerAddress, options: Options) async throws -> ClientConnection {
         let timeout = options.connectTimeout
         let milliseconds = Int32(clamping: timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        // Resolving and connecting block: a thread of their own, so that neither Swift's
+        // cooperative pool nor Dispatch's shared pool waits on a slow name server or network.
         let descriptor: Int32 = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            let thread = Thread {
                 do {
                     continuation.resume(returning: try ClientSocket.connect(to: address, timeoutMilliseconds: milliseconds))
                 } catch {
                     continuation.resume(throwing: CallFailure(disposition: .notProcessed, error: .unavailable("\(error)")))
                 }
             }
+            thread.name = "workout.client.connect"
+            thread.start()
         }
         let connection = ClientConnection(descriptor: descriptor, options: options)
         try await connection.handshake(address: address)

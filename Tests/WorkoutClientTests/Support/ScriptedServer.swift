@@ -48,7 +48,7 @@ final class ScriptedServer: @unchecked Sendable {
 
     /// Accepts the next connection and completes the handshake, announcing `maxCallsInFlight`
     /// and `pingIntervalMilliseconds`.
-    func accept(maxCallsInFlight: UInt32 = 64, pingIntervalMilliseconds: UInt32 = 0, timeout: Double = 5) throws -> ScriptedPeer {
+    func accept(maxCallsInFlight: UInt32 = 64, pingIntervalMilliseconds: UInt32 = 0, timeout: Double = 20) throws -> ScriptedPeer {
         var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, Int32(timeout * 1_000)) == 1 else { throw TimedOut() }
         let descriptor = Glibc.accept(listener, nil, nil)
@@ -91,7 +91,7 @@ final class ScriptedPeer: @unchecked Sendable {
     }
 
     /// The next frame from the client, within `timeout` seconds.
-    func readFrame(timeout: Double = 5) throws -> Frame {
+    func readFrame(timeout: Double = 20) throws -> Frame {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if decoder.peerPreface == nil { _ = try decoder.readPreface() }
@@ -108,7 +108,7 @@ final class ScriptedPeer: @unchecked Sendable {
     }
 
     /// Reads frames until a REQUEST arrives (answering nothing), within `timeout`.
-    func readRequest(timeout: Double = 5) throws -> Frame {
+    func readRequest(timeout: Double = 20) throws -> Frame {
         while true {
             let frame = try readFrame(timeout: timeout)
             if frame.type == .request { return frame }
@@ -116,7 +116,7 @@ final class ScriptedPeer: @unchecked Sendable {
     }
 
     /// Whether the client closed the connection within `timeout` seconds (frames meanwhile are dropped).
-    func awaitClose(timeout: Double = 5) -> Bool {
+    func awaitClose(timeout: Double = 20) -> Bool {
         do {
             while true { _ = try readFrame(timeout: timeout) }
         } catch is ScriptedServer.Closed {
