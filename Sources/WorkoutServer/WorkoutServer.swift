@@ -62,6 +62,10 @@ package final class WorkoutServer: Sendable {
                 }
                 stats.members = UInt32((try? household.listMembersLocally().count) ?? 0)
                 stats.serverTimeMs = Int64(Date().timeIntervalSince1970 * 1000)
+                let usage = ProcessUsage.current()
+                stats.processCpuUs = usage.cpuMicroseconds
+                stats.rssAnonBytes = usage.residentAnonymousBytes
+                stats.rssBytes = usage.residentBytes
                 return stats
             })
         context = ServerContext(configuration: configuration, router: router, household: household, statistics: statistics, logger: logger)

@@ -455,6 +455,11 @@ struct CatalogCoverageTests {
                 #expect(byMethod[MethodCatalog.logWorkout.number]?.calls == 3)
                 #expect(stats.acceptedConnections >= 8 && stats.openConnections >= 1)
                 #expect(stats.members == 1 && stats.commits >= 1 && stats.storeSizeBytes > 0)
+                #if os(Linux)
+                // The process's own figures: CPU used so far, and memory in RAM.
+                #expect(stats.processCpuUs > 0)
+                #expect(stats.rssAnonBytes > 1 << 20 && stats.rssBytes >= stats.rssAnonBytes)
+                #endif
             }
         }
     }

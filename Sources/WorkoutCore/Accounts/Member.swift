@@ -48,13 +48,16 @@ extension HouseholdStore {
 
     /// Files a profile change (the profile or totals moved) and stores `user`.
     func saveUser(_ user: inout Workout_Store_V1_StoredUser, profileChanged: Bool, now: Int64, in txn: inout WriteTransaction) throws {
-        if profileChanged {
-            var change = Workout_Store_V1_StoredChange()
-            change.kind = .profile
-            change.changedAtMs = now
-            user.profileRevision = try recordChange(change, replacing: user.profileRevision, user: &user, in: &txn)
-        }
+        if profileChanged { try fileProfileChange(&user, now: now, in: &txn) }
         try txn.put(user, forKey: UUID(bytes: user.userID), in: tables.users)
+    }
+
+    /// Files a profile change (the profile or totals moved) without storing `user`.
+    func fileProfileChange(_ user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction) throws {
+        var change = Workout_Store_V1_StoredChange()
+        change.kind = .profile
+        change.changedAtMs = now
+        user.profileRevision = try recordChange(change, replacing: user.profileRevision, user: &user, in: &txn)
     }
 
     /// The wire profile of a stored user.

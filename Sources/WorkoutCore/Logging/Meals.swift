@@ -6,7 +6,8 @@ package import WorkoutProtocol
 /// Logging, editing and deleting meals. A meal holds its food items, so deleting the meal
 /// deletes them with it. Item figures are for the portion eaten.
 extension HouseholdStore {
-    private func validatedMeal(_ meal: Workout_V1_Meal, now: Int64) throws -> (id: UUID, meal: Workout_V1_Meal) {
+    /// Validates a meal from a request and fills in its totals.
+    func validatedMeal(_ meal: Workout_V1_Meal, now: Int64) throws -> (id: UUID, meal: Workout_V1_Meal) {
         let id = try Bounds.recordID(meal.id, field: "meal.id")
         switch meal.mealType {
         case .breakfast, .lunch, .dinner, .snack, .other: break
@@ -81,30 +82,41 @@ extension HouseholdStore {
         let (id, requested) = try validatedMeal(request.meal, now: now)
         return try await write(notifying: caller.userID) { [self] txn in
             var user = try authorize(caller, in: txn, now: now)
-            var meal = requested
-            let zone = try recordZone(meal.timeZone, field: "meal.time_zone", user: user)
-            meal.timeZone = zone.name
-            let key = UserRecordKey(user: caller.userID, id: id)
+            let logged = try insertMeal(requested, id: id, user: &user, now: now, in: &txn)
+            if !logged.replayed { try saveUser(&user, profileChanged: false, now: now, in: &txn) }
             var response = Workout_V1_LogMealResponse()
-            if let existing = try txn.get(key, from: tables.meals.table) {
-                guard sameContent(existing, meal) else {
-                    throw DomainError.alreadyExists("a different meal with this id exists", field: "meal.id")
-                }
-                response.meal = existing
-                response.replayed = true
-                return response
-            }
-            try refuseTombstoned(.meal, user: caller.userID, id: id, field: "meal.id", in: txn)
-            meal.localDay = LocalDay.containing(instant: meal.eatenAtMs, in: zone.zone).wire
-            meal.createdAtMs = now
-            meal.updatedAtMs = now
-            try count(meal, sign: 1, user: caller.userID, in: &txn)
-            meal.revision = try fileRecordChange(.meal, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
-            try txn.put(meal, forKey: key, in: tables.meals)
-            try saveUser(&user, profileChanged: false, now: now, in: &txn)
-            response.meal = meal
+            response.meal = logged.meal
+            response.replayed = logged.replayed
             return response
         }
+    }
+
+    /// Applies a validated meal to `user` inside `txn`: the record, its day's figures and the
+    /// change log. The caller stores `user` afterwards unless `replayed`.
+    ///
+    /// - Returns: the stored meal (the earlier one when replayed) and whether it was a replay.
+    func insertMeal(
+        _ requested: Workout_V1_Meal, id: UUID, user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction
+    ) throws -> (meal: Workout_V1_Meal, replayed: Bool) {
+        let userID = UUID(bytes: user.userID)
+        var meal = requested
+        let zone = try recordZone(meal.timeZone, field: "meal.time_zone", user: user)
+        meal.timeZone = zone.name
+        let key = UserRecordKey(user: userID, id: id)
+        if let existing = try txn.get(key, from: tables.meals.table) {
+            guard sameContent(existing, meal) else {
+                throw DomainError.alreadyExists("a different meal with this id exists", field: "meal.id")
+            }
+            return (existing, true)
+        }
+        try refuseTombstoned(.meal, user: userID, id: id, field: "meal.id", in: txn)
+        meal.localDay = LocalDay.containing(instant: meal.eatenAtMs, in: zone.zone).wire
+        meal.createdAtMs = now
+        meal.updatedAtMs = now
+        try count(meal, sign: 1, user: userID, in: &txn)
+        meal.revision = try fileRecordChange(.meal, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
+        try txn.put(meal, forKey: key, in: tables.meals)
+        return (meal, false)
     }
 
     /// Replaces a meal (all its items) and moves its figures between days as needed.

@@ -5,7 +5,8 @@ package import WorkoutProtocol
 
 /// Weight entries. The newest entry (by measurement time) also sets the profile's weight.
 extension HouseholdStore {
-    private func validatedEntry(_ entry: Workout_V1_WeightEntry, now: Int64) throws -> (id: UUID, entry: Workout_V1_WeightEntry) {
+    /// Validates a weight entry from a request.
+    func validatedEntry(_ entry: Workout_V1_WeightEntry, now: Int64) throws -> (id: UUID, entry: Workout_V1_WeightEntry) {
         let id = try Bounds.recordID(entry.id, field: "entry.id")
         try Bounds.number(entry.weightKg, field: "entry.weight_kg", range: 10...500)
         try Bounds.eventTime(entry.measuredAtMs, field: "entry.measured_at_ms", now: now)
@@ -26,35 +27,46 @@ extension HouseholdStore {
         let (id, requested) = try validatedEntry(request.entry, now: now)
         return try await write(notifying: caller.userID) { [self] txn in
             var user = try authorize(caller, in: txn, now: now)
-            var entry = requested
-            let zone = try recordZone(entry.timeZone, field: "entry.time_zone", user: user)
-            entry.timeZone = zone.name
-            let key = UserRecordKey(user: caller.userID, id: id)
+            let logged = try insertWeight(requested, id: id, user: &user, now: now, in: &txn)
+            if !logged.replayed { try saveUser(&user, profileChanged: false, now: now, in: &txn) }
             var response = Workout_V1_LogWeightResponse()
-            if let existing = try txn.get(key, from: tables.weights.table) {
-                guard existing.weightKg == entry.weightKg, existing.measuredAtMs == entry.measuredAtMs,
-                      existing.timeZone == entry.timeZone, existing.note == entry.note
-                else { throw DomainError.alreadyExists("a different weight entry with this id exists", field: "entry.id") }
-                response.entry = existing
-                response.replayed = true
-                return response
-            }
-            try refuseTombstoned(.weight, user: caller.userID, id: id, field: "entry.id", in: txn)
-            entry.localDay = LocalDay.containing(instant: entry.measuredAtMs, in: zone.zone).wire
-            entry.createdAtMs = now
-            entry.revision = try fileRecordChange(.weight, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
-            try txn.put(entry, forKey: key, in: tables.weights)
-            let newest = user.weightEntryID.isEmpty || entry.measuredAtMs >= user.weightMeasuredAtMs
-            if newest {
-                user.weightKg = entry.weightKg
-                user.weightMeasuredAtMs = entry.measuredAtMs
-                user.weightEntryID = entry.id
-            }
-            try saveUser(&user, profileChanged: newest, now: now, in: &txn)
-            response.entry = entry
-            response.profileWeightUpdated = newest
+            response.entry = logged.entry
+            response.replayed = logged.replayed
+            response.profileWeightUpdated = logged.profileWeightUpdated
             return response
         }
+    }
+
+    /// Applies a validated weight entry to `user` inside `txn`: the record and the change log,
+    /// and, when it is the newest entry, the profile's weight (filing a profile change). The
+    /// caller stores `user` afterwards unless `replayed`.
+    func insertWeight(
+        _ requested: Workout_V1_WeightEntry, id: UUID, user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction
+    ) throws -> (entry: Workout_V1_WeightEntry, replayed: Bool, profileWeightUpdated: Bool) {
+        let userID = UUID(bytes: user.userID)
+        var entry = requested
+        let zone = try recordZone(entry.timeZone, field: "entry.time_zone", user: user)
+        entry.timeZone = zone.name
+        let key = UserRecordKey(user: userID, id: id)
+        if let existing = try txn.get(key, from: tables.weights.table) {
+            guard existing.weightKg == entry.weightKg, existing.measuredAtMs == entry.measuredAtMs,
+                  existing.timeZone == entry.timeZone, existing.note == entry.note
+            else { throw DomainError.alreadyExists("a different weight entry with this id exists", field: "entry.id") }
+            return (existing, true, false)
+        }
+        try refuseTombstoned(.weight, user: userID, id: id, field: "entry.id", in: txn)
+        entry.localDay = LocalDay.containing(instant: entry.measuredAtMs, in: zone.zone).wire
+        entry.createdAtMs = now
+        entry.revision = try fileRecordChange(.weight, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
+        try txn.put(entry, forKey: key, in: tables.weights)
+        let newest = user.weightEntryID.isEmpty || entry.measuredAtMs >= user.weightMeasuredAtMs
+        if newest {
+            user.weightKg = entry.weightKg
+            user.weightMeasuredAtMs = entry.measuredAtMs
+            user.weightEntryID = entry.id
+            try fileProfileChange(&user, now: now, in: &txn)
+        }
+        return (entry, false, newest)
     }
 
     /// Deletes a weight entry (idempotent); if it had set the profile's weight, the next

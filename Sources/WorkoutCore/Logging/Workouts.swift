@@ -11,7 +11,7 @@ package import WorkoutProtocol
 /// streaks that depend on it; an achievement once unlocked stays unlocked (earned is earned).
 extension HouseholdStore {
     /// Validates a workout from a request and fills in what the server decides.
-    private func validatedWorkout(_ workout: Workout_V1_Workout, now: Int64) throws -> (id: UUID, workout: Workout_V1_Workout) {
+    func validatedWorkout(_ workout: Workout_V1_Workout, now: Int64) throws -> (id: UUID, workout: Workout_V1_Workout) {
         let id = try Bounds.recordID(workout.id, field: "workout.id")
         try Bounds.text(workout.workoutType, field: "workout.workout_type", bytes: 1...64)
         try Bounds.integer(workout.durationSeconds, field: "workout.duration_seconds", range: 1...86_400)
@@ -73,36 +73,56 @@ extension HouseholdStore {
         let (id, requested) = try validatedWorkout(request.workout, now: now)
         return try await write(notifying: caller.userID) { [self] txn in
             var user = try authorize(caller, in: txn, now: now)
-            var workout = requested
-            let zone = try recordZone(workout.timeZone, field: "workout.time_zone", user: user)
-            workout.timeZone = zone.name
-            let key = UserRecordKey(user: caller.userID, id: id)
+            let logged = try insertWorkout(requested, id: id, user: &user, now: now, in: &txn)
+            if !logged.replayed { try saveUser(&user, profileChanged: false, now: now, in: &txn) }
             var response = Workout_V1_LogWorkoutResponse()
-            if let existing = try txn.get(key, from: tables.workouts.table) {
-                guard sameContent(existing, workout) else {
-                    throw DomainError.alreadyExists("a different workout with this id exists", field: "workout.id")
-                }
-                response.workout = existing
-                response.totals = totals(of: user, now: now)
-                response.replayed = true
-                return response
-            }
-            try refuseTombstoned(.workout, user: caller.userID, id: id, field: "workout.id", in: txn)
-            let day = LocalDay.containing(instant: workout.performedAtMs, in: zone.zone)
-            workout.localDay = day.wire
-            workout.createdAtMs = now
-            workout.updatedAtMs = now
-            try count(workout, sign: 1, user: &user, in: &txn)
-            let summary = try Streaks.adding(day, to: streak(of: user.totals)) ?? recomputeStreaks(of: caller.userID, in: txn)
-            apply(summary, to: &user.totals)
-            response.unlocked = try unlockAchievements(user: &user, now: now, in: &txn)
-            workout.revision = try fileRecordChange(.workout, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
-            try txn.put(workout, forKey: key, in: tables.workouts)
-            try saveUser(&user, profileChanged: false, now: now, in: &txn)
-            response.workout = workout
+            response.workout = logged.workout
             response.totals = totals(of: user, now: now)
+            response.unlocked = logged.unlocked
+            response.replayed = logged.replayed
             return response
         }
+    }
+
+    /// What logging one workout did.
+    struct LoggedWorkout {
+        /// The stored workout (the earlier one when replayed).
+        var workout: Workout_V1_Workout
+        /// The achievements it unlocked.
+        var unlocked: [Workout_V1_Achievement] = []
+        /// Whether the same workout was stored already, so nothing changed.
+        var replayed = false
+    }
+
+    /// Applies a validated workout to `user` inside `txn`: the record, its day, the totals, the
+    /// streak, the achievements and the change log. The caller stores `user` afterwards (unless
+    /// replayed): LogWorkout once per call, a bulk import once per batch.
+    func insertWorkout(
+        _ requested: Workout_V1_Workout, id: UUID, user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction
+    ) throws -> LoggedWorkout {
+        let userID = UUID(bytes: user.userID)
+        var workout = requested
+        let zone = try recordZone(workout.timeZone, field: "workout.time_zone", user: user)
+        workout.timeZone = zone.name
+        let key = UserRecordKey(user: userID, id: id)
+        if let existing = try txn.get(key, from: tables.workouts.table) {
+            guard sameContent(existing, workout) else {
+                throw DomainError.alreadyExists("a different workout with this id exists", field: "workout.id")
+            }
+            return LoggedWorkout(workout: existing, replayed: true)
+        }
+        try refuseTombstoned(.workout, user: userID, id: id, field: "workout.id", in: txn)
+        let day = LocalDay.containing(instant: workout.performedAtMs, in: zone.zone)
+        workout.localDay = day.wire
+        workout.createdAtMs = now
+        workout.updatedAtMs = now
+        try count(workout, sign: 1, user: &user, in: &txn)
+        let summary = try Streaks.adding(day, to: streak(of: user.totals)) ?? recomputeStreaks(of: userID, in: txn)
+        apply(summary, to: &user.totals)
+        let unlocked = try unlockAchievements(user: &user, now: now, in: &txn)
+        workout.revision = try fileRecordChange(.workout, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
+        try txn.put(workout, forKey: key, in: tables.workouts)
+        return LoggedWorkout(workout: workout, unlocked: unlocked)
     }
 
     /// Replaces a workout's fields and recomputes what depends on it.

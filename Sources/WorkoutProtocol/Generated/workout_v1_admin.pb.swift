@@ -501,6 +501,21 @@ package nonisolated struct Workout_V1_StatsResponse: Sendable {
   /// The server's clock, ms since the epoch (UTC).
   package var serverTimeMs: Int64 = 0
 
+  /// CPU time the server process has used since it started, user plus system,
+  /// in microseconds (getrusage RUSAGE_SELF). The difference between two Stats
+  /// calls, divided by the calls answered in between, is the server's CPU cost
+  /// per call, system calls included. 0 where the platform does not say.
+  package var processCpuUs: UInt64 = 0
+
+  /// Anonymous resident memory of the server process, bytes: heap, stacks and
+  /// other private memory actually in RAM, not the memory-mapped store file
+  /// (Linux: RssAnon in /proc/self/status). 0 where the platform does not say.
+  package var rssAnonBytes: UInt64 = 0
+
+  /// All resident memory of the server process, bytes, including pages of the
+  /// memory-mapped store file in RAM (Linux: VmRSS). 0 where unknown.
+  package var rssBytes: UInt64 = 0
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -1180,7 +1195,7 @@ nonisolated extension Workout_V1_MethodStats: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".StatsResponse"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}uptime_ms\0\u{3}open_connections\0\u{3}accepted_connections\0\u{3}rejected_connections\0\u{3}authenticated_connections\0\u{1}methods\0\u{3}store_size_bytes\0\u{3}store_used_bytes\0\u{1}commits\0\u{3}write_operations\0\u{3}operations_per_commit\0\u{1}members\0\u{3}server_time_ms\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}uptime_ms\0\u{3}open_connections\0\u{3}accepted_connections\0\u{3}rejected_connections\0\u{3}authenticated_connections\0\u{1}methods\0\u{3}store_size_bytes\0\u{3}store_used_bytes\0\u{1}commits\0\u{3}write_operations\0\u{3}operations_per_commit\0\u{1}members\0\u{3}server_time_ms\0\u{3}process_cpu_us\0\u{3}rss_anon_bytes\0\u{3}rss_bytes\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1201,6 +1216,9 @@ nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProt
       case 11: try { try decoder.decodeSingularDoubleField(value: &self.operationsPerCommit) }()
       case 12: try { try decoder.decodeSingularUInt32Field(value: &self.members) }()
       case 13: try { try decoder.decodeSingularInt64Field(value: &self.serverTimeMs) }()
+      case 14: try { try decoder.decodeSingularUInt64Field(value: &self.processCpuUs) }()
+      case 15: try { try decoder.decodeSingularUInt64Field(value: &self.rssAnonBytes) }()
+      case 16: try { try decoder.decodeSingularUInt64Field(value: &self.rssBytes) }()
       default: break
       }
     }
@@ -1246,6 +1264,15 @@ nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProt
     if self.serverTimeMs != 0 {
       try visitor.visitSingularInt64Field(value: self.serverTimeMs, fieldNumber: 13)
     }
+    if self.processCpuUs != 0 {
+      try visitor.visitSingularUInt64Field(value: self.processCpuUs, fieldNumber: 14)
+    }
+    if self.rssAnonBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.rssAnonBytes, fieldNumber: 15)
+    }
+    if self.rssBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.rssBytes, fieldNumber: 16)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1263,6 +1290,9 @@ nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProt
     if lhs.operationsPerCommit != rhs.operationsPerCommit {return false}
     if lhs.members != rhs.members {return false}
     if lhs.serverTimeMs != rhs.serverTimeMs {return false}
+    if lhs.processCpuUs != rhs.processCpuUs {return false}
+    if lhs.rssAnonBytes != rhs.rssAnonBytes {return false}
+    if lhs.rssBytes != rhs.rssBytes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
