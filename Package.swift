@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "workoutd", targets: ["workoutd"]),
         // .executable(name: "workout", targets: ["workout"]),
         .library(name: "WorkoutClient", targets: ["WorkoutClient"]),
+        .executable(name: "workout-bench", targets: ["workout-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -149,6 +150,33 @@ let package = Package(
             name: "workout-fuzz-frames",
             dependencies: ["WorkoutProtocol"],
             path: "Fuzz/FrameDecoder",
+            swiftSettings: strictSettings
+        ),
+        // workout-bench, the load generator (Benchmarks/README.md): its logic in a library the
+        // tests reach, a thin executable, and epoll/timerfd from libc (Glibc does not export them).
+        .systemLibrary(name: "CLinuxEvents", path: "Benchmarks/CLinuxEvents"),
+        .target(
+            name: "WorkoutBenchKit",
+            dependencies: [
+                "CLinuxEvents", "WorkoutCore", "WorkoutProtocol",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Benchmarks/WorkoutBenchKit",
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "workout-bench",
+            dependencies: ["WorkoutBenchKit"],
+            path: "Benchmarks/workout-bench",
+            swiftSettings: strictSettings
+        ),
+        // Runs the built `workout-bench` and `workoutd` as processes (depending on them builds them first).
+        .testTarget(
+            name: "WorkoutBenchKitTests",
+            dependencies: ["WorkoutBenchKit", "workout-bench", "workoutd", "WorkoutCore", "WorkoutProtocol"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -1,0 +1,122 @@
+import Foundation
+
+/// One invocation of the bench from start to end: raise the descriptor limit, prepare the
+/// data and the server (unless `--server`), drive the load, stop the server, write the report.
+struct BenchRun {
+    let command: WorkoutBenchCommand
+    /// Prints a line on standard error.
+    let say: @Sendable (String) -> Void
+
+    init(command: WorkoutBenchCommand, say: @escaping @Sendable (String) -> Void) {
+        self.command = command
+        self.say = say
+    }
+
+    /// Runs; returns the report (`nil` with `--preload-only`).
+    ///
+    /// - Throws: ``BenchFailure`` with a message for the person running it.
+    func execute() throws -> BenchReport? {
+        let plan = DataPlan(
+            members: command.users, recordsPerMember: command.preload, mealsPerDay: command.mealsPerDay,
+            nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), memberEmailTemplate: command.memberEmail,
+            ownerEmail: command.adminEmail, password: command.password)
+        let held = command.connections + command.idleConnections + 1
+        let embedded = command.server == nil
+        do {
+            // The bench's sockets, and (inherited) the child's: as many again, plus its store and listeners.
+            try FileDescriptorLimit.raise(toAtLeast: (embedded ? 2 * held : held) + 256)
+        } catch {
+            throw BenchFailure("cannot hold \(held) connections: \(error) (raise the hard limit with ulimit -Hn)")
+        }
+        if command.preloadOnly, let directory = command.dataDirectory {
+            let summary = try preload(plan, into: directory)
+            say("preloaded \(summary.records) records in \(String(format: "%.1f", summary.seconds)) s into \(directory)")
+            return nil
+        }
+        if let server = command.server, let address = ServerAddress(parsing: server) {
+            let outcome = try drive(plan: plan, address: address)
+            return try finish(report(outcome, plan: plan, server: address.description, preloadSeconds: nil))
+        }
+        let workoutd = try command.workoutd ?? WorkoutdLocator.besideThisExecutable() ?? {
+            throw BenchFailure("no workoutd next to workout-bench; build it (swift build -c release --product workoutd) or pass --workoutd PATH")
+        }()
+        let workDirectory = try Self.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+        let dataDirectory = command.dataDirectory ?? (workDirectory as NSString).appendingPathComponent("data")
+        var preloadSeconds: Double?
+        if FileManager.default.fileExists(atPath: (dataDirectory as NSString).appendingPathComponent("data.mdb")) {
+            say("using the store already in \(dataDirectory) (no preload)")
+        } else {
+            let summary = try preload(plan, into: dataDirectory)
+            preloadSeconds = summary.seconds
+            say("preload: \(summary.records) records for \(plan.members) members in \(String(format: "%.1f", summary.seconds)) s (\(summary.commits) commits)")
+        }
+        let server = try EmbeddedServer(
+            workoutd: workoutd, dataDirectory: dataDirectory, workDirectory: workDirectory, connections: held)
+        let outcome: LoadOutcome
+        do {
+            say("workoutd (pid \(server.processIdentifier)) listening on \(server.address)")
+            outcome = try drive(plan: plan, address: server.address)
+        } catch {
+            server.stop()
+            throw error
+        }
+        if !server.stop() { say("workoutd did not stop within 15 s of SIGTERM and was killed") }
+        return try finish(report(outcome, plan: plan, server: "embedded", preloadSeconds: preloadSeconds))
+    }
+
+    private func preload(_ plan: DataPlan, into directory: String) throws -> Preloader.Summary {
+        say("preload: \(plan.members) members × \(plan.recordsPerMember) meals (\(plan.mealsPerDay) a day over \(plan.days) days) and a workout a day")
+        let say = self.say
+        return try Preloader(plan: plan).run(directory: directory) { say("preload: \($0)") }
+    }
+
+    private func drive(plan: DataPlan, address: ServerAddress) throws -> LoadOutcome {
+        let settings = LoadSettings(
+            scenario: command.scenario, address: address, connections: command.connections, pipeline: command.pipeline,
+            warmupSeconds: command.warmup, durationSeconds: command.duration, rate: command.rate,
+            idleConnections: command.idleConnections, plan: plan, askServerStats: !command.noServerStats,
+            acceptsCompression: command.compression, connectAuthentication: command.connectAuthentication,
+            probePreloadedDay: plan.days > 0, setupTimeoutSeconds: command.setupTimeout)
+        let bodies = try RequestBodies(plan: plan, membersUsed: settings.membersUsed)
+        let quiet = command.quiet
+        let say = self.say
+        let driver = try LoadDriver(settings: settings, bodies: bodies) { sample in
+            if !quiet { say(ProgressLine.render(sample)) }
+        }
+        let outcome = try driver.run()
+        if let probed = outcome.probedMeals, probed != min(plan.mealsPerDay, plan.recordsPerMember) {
+            say("warning: a preloaded day holds \(probed) meals, not the \(plan.mealsPerDay) planned (a store preloaded on another day, or other data?)")
+        }
+        return outcome
+    }
+
+    private func report(_ outcome: LoadOutcome, plan: DataPlan, server: String, preloadSeconds: Double?) -> BenchReport {
+        BenchReport(
+            scenario: command.scenario.rawValue, server: server, connections: command.connections,
+            pipeline: command.scenario.isRequestLoop ? command.pipeline : 1, rate: command.rate,
+            idleConnections: command.idleConnections, users: plan.members, preloadPerUser: plan.recordsPerMember,
+            preloadSeconds: preloadSeconds, warmupSeconds: command.warmup, compression: command.compression, outcome: outcome)
+    }
+
+    /// Writes the JSON file if asked.
+    private func finish(_ report: BenchReport) throws -> BenchReport {
+        if let path = command.json {
+            do {
+                try report.json().write(to: URL(fileURLWithPath: path))
+            } catch {
+                throw BenchFailure("cannot write the report to \(path): \(error.localizedDescription)")
+            }
+        }
+        return report
+    }
+
+    /// A fresh private directory under the system's temporary directory (mkdtemp).
+    static func makeTemporaryDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("workout-bench-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw BenchFailure("cannot create a temporary directory: \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+}

@@ -1,0 +1,21 @@
+/// Why a call was made, which says what its answer leads to.
+enum CallPurpose: UInt8, Sendable {
+    /// A measured call of the scenario.
+    case load
+    /// Auth.Login while setting up (the answer's token is kept).
+    case login
+    /// Auth.Resume while setting up an idle connection.
+    case resume
+    /// Admin.Stats (the answer is decoded).
+    case stats
+    /// Queries.MealsOfDay checking the preloaded data before the run (the answer is decoded).
+    case probe
+}
+
+/// A call in flight on a connection: its id, when it was sent (or, in rate mode, meant to be
+/// sent), and why. A slot with call id 0 is free.
+struct CallSlot: Sendable {
+    var callID: UInt32 = 0
+    var sentAt: UInt64 = 0
+    var purpose: CallPurpose = .load
+}

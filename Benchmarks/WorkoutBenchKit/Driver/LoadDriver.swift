@@ -1,0 +1,464 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import SwiftProtobuf
+import WorkoutProtocol
+
+/// Runs a scenario against a server from one thread: every connection is a non-blocking socket
+/// in one ``EventPoller``; no task, no lock, no allocation per call in the request scenarios.
+///
+/// A run goes through its phases in order:
+/// 1. **setup**: the owner's connection (for Stats) and the load connections connect, shake
+///    hands and log in; then the idle connections connect and resume a session;
+/// 2. **probe** (optional): one MealsOfDay of a preloaded day, decoded, to check the data;
+/// 3. **warm-up**: the load runs, nothing is counted;
+/// 4. **measure**: Admin.Stats is asked, then every call answered in the window is counted
+///    and its latency recorded; at the end the load stops and Stats is asked again;
+/// 5. **finish**: waits (boundedly) for that last Stats answer.
+///
+/// Closed loop: each load connection keeps `pipeline` calls in flight, sending the next as soon
+/// as one is answered; latency runs from the send. Open loop (`rate`): each connection has a
+/// schedule of intended send times (rate / connections per second, staggered); a call waits
+/// for a free slot when the server lags, and its latency runs from its intended send time, so
+/// a slow server's queueing is measured rather than hidden (no coordinated omission).
+final class LoadDriver {
+    enum Phase: String {
+        case setup, probe, warmup = "warm-up", measure, finish, done
+    }
+
+    let settings: LoadSettings
+    var bodies: RequestBodies
+    let progress: (ProgressSample) -> Void
+    let poller: EventPoller
+    let address: sockaddr_in
+
+    /// Every connection, by token: the admin (if any), the load connections, the idle ones.
+    var connections: [LoadConnection] = []
+    var admin: LoadConnection?
+    var load: [LoadConnection] = []
+    var idle: [LoadConnection] = []
+
+    var phase = Phase.setup
+    var outcome = LoadOutcome()
+    /// Whether the scenario's calls are being made.
+    var issuing = false
+    /// Session tokens by member (the owner's under -1), from the logins.
+    var tokens: [Int: [UInt8]] = [:]
+    var ids = TimeOrderedIDGenerator(seed: UInt64(UInt32(truncatingIfNeeded: getpid())) << 32 | 0xB37C)
+    var random = FastRandom(seed: 0xBE7C4_0000 &+ UInt64(UInt32(truncatingIfNeeded: getpid())))
+
+    // Setup bookkeeping.
+    var setupStartedAt: UInt64 = 0
+    var setupDeadline: UInt64 = 0
+    /// Connections waiting to start connecting (bounded concurrency), in order.
+    var connectQueue: [LoadConnection] = []
+    var connectQueueIndex = 0
+    var setupInProgress = 0
+    var loadReady = 0
+    var idleReady = 0
+    static let maxConcurrentSetup = 128
+
+    // Load timing.
+    var loadStartedAt: UInt64 = 0
+    var windowStartedAt: UInt64 = 0
+    var windowEndsAt: UInt64 = 0
+    var finishDeadline: UInt64 = 0
+    var clientCPUAtWindowStart: UInt64 = 0
+    /// Nanoseconds between two calls of one connection in rate mode; 0 in closed loop.
+    var rateInterval: UInt64 = 0
+    var statsAnswers = 0
+    /// Set by an answer that lets the next phase begin; acted on after the answers being
+    /// handled (never inside a connection's frame handling, which the next phase may reset).
+    var nextPhaseReady = false
+
+    // Progress.
+    var nextTick: UInt64 = 0
+    var tickStartedAt: UInt64 = 0
+    var tickLatency = LatencyRecorder()
+    var tickErrors: UInt64 = 0
+
+    init(settings: LoadSettings, bodies: RequestBodies, progress: @escaping (ProgressSample) -> Void) throws {
+        self.settings = settings
+        self.bodies = bodies
+        self.progress = progress
+        self.address = try settings.address.socketAddress()
+        self.poller = try EventPoller(capacity: 1024)
+    }
+
+    deinit {
+        for connection in connections where connection.descriptor >= 0 {
+            poller.unregister(connection.descriptor)
+            connection.close()
+        }
+        poller.close()
+    }
+
+    /// Runs the scenario and returns what it measured.
+    ///
+    /// - Throws: ``BenchFailure`` naming what failed: a connection that could not be made, a
+    ///   login refused, a server that stopped answering, a setup or finish that timed out.
+    func run() throws -> LoadOutcome {
+        makeConnections()
+        let now = MonotonicClock.now()
+        setupStartedAt = now
+        setupDeadline = now + UInt64(settings.setupTimeoutSeconds * 1e9)
+        nextTick = now + 1_000_000_000
+        tickStartedAt = now
+        if let admin { connectQueue.append(admin) }
+        connectQueue += load
+        try startQueuedConnects(now: now)
+        while phase != .done {
+            try poller.wait(until: nextDeadline()) { readiness in
+                try handle(readiness)
+            }
+            let now = MonotonicClock.now()
+            try advance(now: now)
+        }
+        return outcome
+    }
+
+    /// Makes the connection objects (none connected yet).
+    private func makeConnections() {
+        let scripted = !settings.scenario.isRequestLoop
+        let depth = scripted ? 4 : settings.pipeline
+        if settings.askServerStats {
+            let connection = LoadConnection(
+                token: connections.count, role: .admin, member: -1, maxCallsInFlight: 2, receiveCapacity: 64 << 10,
+                acceptsCompression: settings.acceptsCompression)
+            connections.append(connection)
+            admin = connection
+        }
+        for index in 0..<settings.connections {
+            let connection = LoadConnection(
+                token: connections.count, role: .load, member: index % settings.plan.members, maxCallsInFlight: max(depth, 2),
+                receiveCapacity: 256 << 10, acceptsCompression: settings.acceptsCompression)
+            connections.append(connection)
+            load.append(connection)
+        }
+        for index in 0..<settings.idleConnections {
+            let connection = LoadConnection(
+                token: connections.count, role: .idle, member: index % settings.membersUsed, maxCallsInFlight: 1,
+                receiveCapacity: 4 << 10, acceptsCompression: settings.acceptsCompression)
+            connections.append(connection)
+            idle.append(connection)
+        }
+    }
+
+    // MARK: The loop
+
+    /// The earliest time the loop must wake: the next progress tick, the phase's deadline, the
+    /// next scheduled call in rate mode.
+    private func nextDeadline() -> UInt64 {
+        var deadline = nextTick
+        switch phase {
+        case .setup, .probe: deadline = min(deadline, setupDeadline)
+        case .warmup: deadline = min(deadline, windowStartedAt)
+        case .measure: deadline = min(deadline, windowEndsAt)
+        case .finish: deadline = min(deadline, finishDeadline)
+        case .done: break
+        }
+        if rateInterval > 0 && issuing {
+            for connection in load where connection.inFlight < settings.pipeline && connection.stage == .open {
+                deadline = min(deadline, connection.nextDue)
+            }
+        }
+        return deadline
+    }
+
+    /// Handles one ready connection.
+    private func handle(_ readiness: EventPoller.Readiness) throws {
+        let connection = connections[readiness.token]
+        guard connection.descriptor >= 0 else { return }
+        do {
+            switch connection.stage {
+            case .closed:
+                return
+            case .connecting:
+                guard readiness.writable || readiness.failed else { return }
+                try connection.finishConnect()
+                try flush(connection)
+            case .handshaking, .open:
+                if readiness.readable || readiness.failed {
+                    let wasOpen = connection.stage == .open
+                    let now = MonotonicClock.now()
+                    let stillOpen = try connection.receive { answer in
+                        try self.answered(answer, on: connection, now: now)
+                    }
+                    if connection.roundFinished {
+                        try finishRound(connection, now: now)
+                        return
+                    }
+                    if !wasOpen && connection.stage == .open { try opened(connection, now: now) }
+                    if !stillOpen { throw LoadConnection.Failure(description: "the server closed the connection") }
+                }
+                if connection.descriptor >= 0 { try flush(connection) }
+            }
+        } catch let failure as BenchFailure {
+            throw failure
+        } catch {
+            throw BenchFailure(describeFailure(error, on: connection))
+        }
+    }
+
+    /// "cannot connect to …", "connection 3 (member3@…): …".
+    private func describeFailure(_ error: any Error, on connection: LoadConnection) -> String {
+        if let error = error as? SystemCallError, error.call == "connect" {
+            return "cannot connect to \(settings.address): \(String(cString: strerror(error.errno)))"
+        }
+        let who = connection.member < 0 ? settings.plan.ownerEmail : settings.plan.memberEmail(connection.member)
+        let role = switch connection.role {
+        case .admin: "the Stats connection"
+        case .load: "load connection \(connection.token - (admin == nil ? 0 : 1))"
+        case .idle: "idle connection \(connection.token - load.count - (admin == nil ? 0 : 1))"
+        }
+        return "\(role) (\(who)) to \(settings.address) during \(phase.rawValue): \(error)"
+    }
+
+    /// Writes what `connection` has queued, and watches it for writability while some is left.
+    func flush(_ connection: LoadConnection) throws {
+        let done = try connection.flush()
+        if done == connection.watchesWritable {
+            connection.watchesWritable = !done
+            try poller.modify(connection.descriptor, token: connection.token, writable: !done)
+        }
+    }
+
+    /// Starts connecting queued connections while fewer than the limit are being set up.
+    private func startQueuedConnects(now: UInt64) throws {
+        while setupInProgress < Self.maxConcurrentSetup && connectQueueIndex < connectQueue.count {
+            let connection = connectQueue[connectQueueIndex]
+            connectQueueIndex += 1
+            setupInProgress += 1
+            try connect(connection, now: now)
+        }
+    }
+
+    /// Starts a connect and watches it.
+    func connect(_ connection: LoadConnection, now: UInt64) throws {
+        do {
+            try connection.connect(to: address, now: now)
+        } catch {
+            throw BenchFailure(describeFailure(error, on: connection))
+        }
+        connection.watchesWritable = true
+        try poller.register(connection.descriptor, token: connection.token, writable: true)
+    }
+
+    /// Closes a connection's socket (it may connect again).
+    func disconnect(_ connection: LoadConnection) {
+        guard connection.descriptor >= 0 else { return }
+        poller.unregister(connection.descriptor)
+        connection.close()
+    }
+
+    /// A connection has exchanged HELLOs.
+    private func opened(_ connection: LoadConnection, now: UInt64) throws {
+        if connection.role == .load, let limit = connection.serverHello?.maxCallsInFlight {
+            outcome.serverMaxCallsInFlight = limit
+            if settings.scenario.isRequestLoop && limit > 0 && settings.pipeline > Int(limit) {
+                throw BenchFailure("--pipeline \(settings.pipeline) is more than the server's limit of \(limit) calls in flight per connection")
+            }
+        }
+        switch (phase, connection.role) {
+        case (.setup, .admin):
+            try connection.startCall(method: MethodCatalog.login.number, body: bodies.ownerLogin, purpose: .login, sentAt: now)
+        case (.setup, .load):
+            try connection.startCall(method: MethodCatalog.login.number, body: bodies.memberLogins[connection.member], purpose: .login, sentAt: now)
+        case (.setup, .idle):
+            let token = tokens[connection.member] ?? []
+            try connection.startCall(method: MethodCatalog.resume.number, body: try RequestBodies.resume(token: token), purpose: .resume, sentAt: now)
+        case (_, .load):
+            try scriptedConnectionOpened(connection, now: now)
+        default:
+            break
+        }
+    }
+
+    /// A call's final frame arrived.
+    @inline(__always)
+    private func answered(_ answer: LoadConnection.Answer, on connection: LoadConnection, now: UInt64) throws {
+        switch answer.call.purpose {
+        case .load:
+            try loadCallAnswered(answer, on: connection, now: now)
+        case .login, .resume:
+            try setupCallAnswered(answer, on: connection, now: now)
+        case .stats:
+            let stats = try decode(answer, as: Workout_V1_StatsResponse.self, what: "Admin.Stats")
+            if statsAnswers == 0 { outcome.statsBefore = stats } else { outcome.statsAfter = stats }
+            statsAnswers += 1
+        case .probe:
+            let meals = try decode(answer, as: Workout_V1_MealsOfDayResponse.self, what: "the preload check (Queries.MealsOfDay)")
+            outcome.probedMeals = meals.meals.count
+            nextPhaseReady = true
+        }
+    }
+
+    /// Decodes an answer's message, or fails with its status.
+    func decode<Message: SwiftProtobuf.Message>(_ answer: LoadConnection.Answer, as type: Message.Type, what: String) throws -> Message {
+        let payload = Array(answer.payload)
+        guard answer.status == 0 else {
+            throw BenchFailure("\(what) failed: \(LoadConnection.statusText(StatusCode(rawValue: answer.status), payload))")
+        }
+        let body = try Frame(type: .response, callID: 1, isCompressed: answer.compressed, body: payload)
+            .decodedBody(maxDecompressedSize: LoadConnection.maxReceivedFrameSize)
+        return try Message(serializedBytes: body)
+    }
+
+    /// A login or resume of the setup was answered.
+    private func setupCallAnswered(_ answer: LoadConnection.Answer, on connection: LoadConnection, now: UInt64) throws {
+        let who = connection.member < 0 ? settings.plan.ownerEmail : settings.plan.memberEmail(connection.member)
+        if answer.call.purpose == .login {
+            let what = connection.role == .admin
+                ? "logging in as the owner \(who) for Admin.Stats (pass the admin's --admin-email and --password, or --no-server-stats)"
+                : "logging in as \(who)"
+            let response = try decode(answer, as: Workout_V1_LoginResponse.self, what: what)
+            tokens[connection.member] = Array(response.sessionToken)
+        } else {
+            _ = try decode(answer, as: Workout_V1_ResumeResponse.self, what: "resuming \(who)'s session on an idle connection")
+        }
+        connection.authenticated = true
+        setupInProgress -= 1
+        switch connection.role {
+        case .admin: break
+        case .load: loadReady += 1
+        case .idle: idleReady += 1
+        }
+        if connection.role == .load && loadReady == load.count {
+            connectQueue += idle
+        }
+        try startQueuedConnects(now: now)
+        if loadReady == load.count && idleReady == idle.count && (admin?.authenticated ?? true) {
+            nextPhaseReady = true
+        }
+    }
+
+    /// Everyone is connected and logged in.
+    private func setupDone(now: UInt64) throws {
+        outcome.setupSeconds = Double(now - setupStartedAt) / 1e9
+        if settings.probePreloadedDay && settings.plan.days > 0, let first = load.first {
+            phase = .probe
+            try first.startCall(
+                method: MethodCatalog.mealsOfDay.number, body: bodies.mealsOfDay[settings.plan.days / 2], purpose: .probe, sentAt: now)
+            try flush(first)
+        } else {
+            try startLoad(now: now)
+        }
+    }
+
+    /// Starts the scenario's load (and the warm-up).
+    private func startLoad(now: UInt64) throws {
+        loadStartedAt = now
+        windowStartedAt = now + UInt64(settings.warmupSeconds * 1e9)
+        windowEndsAt = windowStartedAt + UInt64(settings.durationSeconds * 1e9)
+        nextTick = now + 1_000_000_000
+        tickStartedAt = now
+        tickLatency.reset()
+        issuing = true
+        phase = .warmup
+        if let rate = settings.rate {
+            rateInterval = max(1, UInt64(1e9 * Double(settings.connections) / rate))
+        }
+        try startScenario(now: now)
+        if windowStartedAt <= now { try beginWindow(now: now) }
+    }
+
+    /// Moves through the phases by the clock, issues scheduled calls, prints progress.
+    private func advance(now: UInt64) throws {
+        switch phase {
+        case .setup, .probe:
+            if nextPhaseReady {
+                nextPhaseReady = false
+                if phase == .setup { try setupDone(now: now) } else { try startLoad(now: now) }
+                return
+            }
+            if now >= setupDeadline {
+                let wanted = load.count + idle.count + (admin == nil ? 0 : 1)
+                let ready = loadReady + idleReady + (admin?.authenticated == true ? 1 : 0)
+                throw BenchFailure(
+                    "connecting and logging in did not finish within \(Int(settings.setupTimeoutSeconds)) s: \(ready) of \(wanted) connections ready (server \(settings.address))")
+            }
+        case .warmup:
+            if now >= windowStartedAt { try beginWindow(now: now) }
+        case .measure:
+            if now >= windowEndsAt { try endWindow(now: now) }
+        case .finish:
+            if statsAnswers >= 2 || admin == nil {
+                phase = .done
+            } else if now >= finishDeadline {
+                throw BenchFailure("the server did not answer Admin.Stats within 10 s after the run")
+            }
+        case .done:
+            break
+        }
+        if rateInterval > 0 && issuing { try issueScheduledCalls(now: now) }
+        if now >= nextTick && phase != .done { reportProgress(now: now) }
+    }
+
+    /// The measured window begins: counters are cleared and the server's figures asked.
+    private func beginWindow(now: UInt64) throws {
+        phase = .measure
+        windowStartedAt = now
+        windowEndsAt = now + UInt64(settings.durationSeconds * 1e9)
+        outcome.latency.reset()
+        outcome.ops = 0
+        outcome.errors = ErrorTally()
+        outcome.cycles = 0
+        clientCPUAtWindowStart = ProcessCPUTime.microseconds()
+        try askStats(now: now)
+    }
+
+    /// The measured window ends: no new calls, the server's figures asked again.
+    private func endWindow(now: UInt64) throws {
+        issuing = false
+        outcome.windowSeconds = Double(now - windowStartedAt) / 1e9
+        outcome.clientCPUMicroseconds = ProcessCPUTime.microseconds() - clientCPUAtWindowStart
+        phase = .finish
+        finishDeadline = now + 10_000_000_000
+        try askStats(now: now)
+        if admin == nil { phase = .done }
+    }
+
+    private func askStats(now: UInt64) throws {
+        guard let admin else { return }
+        try admin.startCall(method: MethodCatalog.stats.number, body: [], purpose: .stats, sentAt: now)
+        try flush(admin)
+    }
+
+    /// Counts a call of the scenario answered at `now`, if inside the window.
+    @inline(__always)
+    func count(_ answer: LoadConnection.Answer, latency: UInt64, now: UInt64) {
+        tickLatency.record(nanoseconds: latency)
+        if answer.status != 0 { tickErrors += 1 }
+        guard phase == .measure && now >= windowStartedAt && now < windowEndsAt else { return }
+        outcome.ops += 1
+        outcome.latency.record(nanoseconds: latency)
+        if answer.status != 0 {
+            outcome.errors.record(status: answer.status) {
+                LoadConnection.statusText(StatusCode(rawValue: answer.status), Array(answer.payload))
+            }
+        }
+    }
+
+    /// Prints one progress line.
+    private func reportProgress(now: UInt64) {
+        let interval = Double(now - tickStartedAt) / 1e9
+        var note = ""
+        if phase == .setup {
+            note = "\(loadReady)/\(load.count) load connections logged in"
+            if !idle.isEmpty { note += ", \(idleReady)/\(idle.count) idle connections open" }
+        }
+        progress(ProgressSample(
+            phase: phase.rawValue,
+            elapsedSeconds: loadStartedAt > 0 ? Double(now - loadStartedAt) / 1e9 : Double(now - setupStartedAt) / 1e9,
+            opsPerSecond: interval > 0 ? Double(tickLatency.count) / interval : 0,
+            p99Microseconds: tickLatency.microseconds(atPercentile: 99),
+            errors: tickErrors, note: note))
+        tickLatency.reset()
+        tickErrors = 0
+        tickStartedAt = now
+        while nextTick <= now { nextTick += 1_000_000_000 }
+    }
+}
