@@ -48,4 +48,14 @@ package struct ProgressSample: Sendable {
     package var errors: UInt64
     /// A note (setup progress), or empty.
     package var note: String
+
+    /// A sample; see each property.
+    package init(phase: String, elapsedSeconds: Double, opsPerSecond: Double, p99Microseconds: Double, errors: UInt64, note: String) {
+        self.phase = phase
+        self.elapsedSeconds = elapsedSeconds
+        self.opsPerSecond = opsPerSecond
+        self.p99Microseconds = p99Microseconds
+        self.errors = errors
+        self.note = note
+    }
 }

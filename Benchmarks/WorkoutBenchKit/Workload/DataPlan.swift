@@ -84,20 +84,30 @@ package struct DataPlan: Sendable, Hashable {
         Self.start(of: day) + 18 * 3_600_000 + 30 * 60_000
     }
 
-    /// The records of member `member`, oldest first (meals then the workout, day by day), with
+    /// The records of member `member`, oldest first (the day's meals and its workout in time order), with
     /// time-ordered ids from `ids`.
     package func records(ofMember member: Int, ids: inout TimeOrderedIDGenerator) -> [ImportedRecord] {
         var random = FastRandom(seed: UInt64(member) &+ 0x5EED)
         var records: [ImportedRecord] = []
         records.reserveCapacity(recordsPerMember + days)
         var remaining = recordsPerMember
+        let stamp = UInt64(madeAtMilliseconds)
         for index in 0..<days {
             let day = self.day(index)
+            let workoutAt = workoutTime(on: day)
+            var workoutLogged = false
             for slot in 0..<min(mealsPerDay, remaining) {
-                records.append(.meal(Self.meal(id: ids.next(milliseconds: UInt64(madeAtMilliseconds)), at: mealTime(on: day, slot: slot), slot: slot, random: &random)))
+                let eatenAt = mealTime(on: day, slot: slot)
+                if !workoutLogged && eatenAt > workoutAt {
+                    records.append(.workout(Self.workout(id: ids.next(milliseconds: stamp), at: workoutAt, random: &random)))
+                    workoutLogged = true
+                }
+                records.append(.meal(Self.meal(id: ids.next(milliseconds: stamp), at: eatenAt, slot: slot, random: &random)))
+            }
+            if !workoutLogged {
+                records.append(.workout(Self.workout(id: ids.next(milliseconds: stamp), at: workoutAt, random: &random)))
             }
             remaining -= mealsPerDay
-            records.append(.workout(Self.workout(id: ids.next(milliseconds: UInt64(madeAtMilliseconds)), at: workoutTime(on: day), random: &random)))
         }
         return records
     }
