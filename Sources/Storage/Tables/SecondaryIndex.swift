@@ -146,6 +146,34 @@ extension TransactionReading where Self: ~Copyable {
         return ScanPage(elements: elements, resumeAfter: resume)
     }
 
+    /// Hands `body` the stored bytes of each record an index range names, in index order,
+    /// without decoding them: for a reply that is the records' own encoding (a stored
+    /// protobuf message spliced into a response), where decoding and re-encoding would be
+    /// wasted work.
+    ///
+    /// The bytes are valid only during the call to `body`.
+    ///
+    /// - Returns: The index key to resume after when `request.limit` ended the scan, else `nil`.
+    /// - Throws: ``StorageError`` `corruptValue` when an entry points at a missing record,
+    ///   or what `body` throws.
+    @discardableResult
+    public func scanRecordBytes<IK, K, V>(
+        _ index: SecondaryIndex<IK, K, V>, in table: IndexedTable<K, V>, _ request: ScanRequest,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> [UInt8]? {
+        try scanRaw(index.database, request) { indexKey, primaryKey in
+            let found = try withValue(in: table.table.database, forKey: Array(primaryKey)) { bytes in
+                try body(bytes)
+                return true
+            }
+            guard found == true else {
+                throw StorageError(
+                    .corruptValue,
+                    "index \(index.name) entry \(OrderedKey(bytes: Array(indexKey))) points at a missing record")
+            }
+        }
+    }
+
     /// Checks that every index entry of `table` points at a record that produces it, and
     /// that every record has all its entries. Reads every entry: for tests and `check` tools.
     public func verifyIndexes<K, V>(of table: IndexedTable<K, V>) throws -> [IndexProblem] {

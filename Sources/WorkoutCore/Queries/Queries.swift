@@ -30,6 +30,14 @@ extension HouseholdStore {
     /// The meals of one local day (midnight to midnight in the given zone, or the member's),
     /// oldest first, with the day's totals.
     package func mealsOfDay(_ caller: Caller, _ request: Workout_V1_MealsOfDayRequest) throws -> Workout_V1_MealsOfDayResponse {
+        try Workout_V1_MealsOfDayResponse(serializedBytes: mealsOfDayEncoded(caller, request))
+    }
+
+    /// ``mealsOfDay(_:_:)`` as the encoded `MealsOfDayResponse`, built without decoding the
+    /// meals: each stored meal is its wire encoding, copied into the reply's repeated
+    /// `meals` field; only its `totals` are read, for the day's sum. This is the hot path
+    /// of an app's home screen.
+    package func mealsOfDayEncoded(_ caller: Caller, _ request: Workout_V1_MealsOfDayRequest) throws -> [UInt8] {
         let now = clock.nowMilliseconds()
         let day = try LocalDay(wire: request.day, field: "day")
         if !request.timeZone.isEmpty { _ = try TimeZoneCatalog.zone(named: request.timeZone, field: "time_zone") }
@@ -37,24 +45,32 @@ extension HouseholdStore {
             let user = try authorize(caller, in: txn, now: now)
             let zone = try recordZone(request.timeZone, field: "time_zone", user: user)
             let window = day.interval(in: zone.zone)
-            let page = try txn.scanRecords(
+            var meals: [UInt8] = []
+            meals.reserveCapacity(4_096)
+            var totals = Workout_V1_NutritionTotals()
+            try txn.scanRecordBytes(
                 tables.mealsByTime, in: tables.meals,
-                ScanRequest(range: UserTimeKey.range(user: caller.userID, from: window.lowerBound, to: window.upperBound)))
+                ScanRequest(range: UserTimeKey.range(user: caller.userID, from: window.lowerBound, to: window.upperBound))
+            ) { stored in
+                RawProtobuf.appendLengthDelimited(field: mealsField, stored, to: &meals)
+                if let bytes = RawProtobuf.lengthDelimitedField(mealTotalsField, in: stored) {
+                    let mealTotals = try Workout_V1_NutritionTotals(serializedBytes: Array(bytes))
+                    totals.calories += mealTotals.calories
+                    totals.proteinG += mealTotals.proteinG
+                    totals.carbsG += mealTotals.carbsG
+                    totals.fatG += mealTotals.fatG
+                }
+            }
             var response = Workout_V1_MealsOfDayResponse()
             response.day = day.wire
             response.timeZone = zone.name
             response.dayStartMs = window.lowerBound
             response.dayEndMs = window.upperBound
-            response.meals = page.elements.map(\.value)
-            var totals = Workout_V1_NutritionTotals()
-            for meal in response.meals {
-                totals.calories += meal.totals.calories
-                totals.proteinG += meal.totals.proteinG
-                totals.carbsG += meal.totals.carbsG
-                totals.fatG += meal.totals.fatG
-            }
             response.totals = totals
-            return response
+            // Fields may come in any order on the wire; repeated ones accumulate.
+            var encoded: [UInt8] = try response.serializedBytes()
+            encoded.append(contentsOf: meals)
+            return encoded
         }
     }
 
@@ -152,3 +168,8 @@ extension HouseholdStore {
         }
     }
 }
+
+/// `MealsOfDayResponse.meals` (queries.proto).
+private let mealsField = 5
+/// `Meal.totals` (records.proto).
+private let mealTotalsField = 8

@@ -59,12 +59,18 @@ final class Connection: @unchecked Sendable {
     var lastCallActivity = DispatchTime.now().uptimeNanoseconds
     let openedAt = DispatchTime.now().uptimeNanoseconds
 
+    /// The queue every connection's queue runs on: Dispatch's global one, as wide as the cores.
+    private static let sharedTarget = DispatchQueue.global(qos: .userInitiated)
+
     init(descriptor: Int32, peer: SocketAddress, context: ServerContext) {
         self.id = context.makeConnectionID()
         self.descriptor = descriptor
         self.peer = peer
         self.context = context
-        self.queue = DispatchQueue(label: "workout.connection.\(id)")
+        // A serial queue of its own is "overcommit": it may get a thread of its own whenever it
+        // has work, and 64 busy connections would mean 64 threads switching on 2 cores.
+        // Targeting the shared global queue keeps the threads at about the number of cores.
+        self.queue = DispatchQueue(label: "workout.connection.\(id)", target: Self.sharedTarget)
         var logger = context.logger
         logger[metadataKey: "connection"] = "\(id)"
         logger[metadataKey: "peer"] = "\(peer)"

@@ -80,7 +80,7 @@ package struct Router: Sendable {
         table.write(MethodCatalog.reportSteps) { caller, request in try await household.reportSteps(caller, request) }
         // Queries
         table.read(MethodCatalog.workoutHistory) { caller, request in try household.workoutHistory(caller, request) }
-        table.read(MethodCatalog.mealsOfDay) { caller, request in try household.mealsOfDay(caller, request) }
+        table.readEncoded(MethodCatalog.mealsOfDay) { caller, request in try household.mealsOfDayEncoded(caller, request) }
         table.read(MethodCatalog.weightProgress) { caller, request in try household.weightProgress(caller, request) }
         table.read(MethodCatalog.summaries) { caller, request in try household.summaries(caller, request) }
         table.read(MethodCatalog.achievements) { caller, _ in
@@ -158,6 +158,14 @@ private struct RouteTable {
     mutating func read<Request, Response>(_ method: RPCMethod<Request, Response>, _ body: @escaping @Sendable (Caller, Request) throws -> Response) {
         add(method, .inline { context, bytes in
             .reply(try encode(body(requireCaller(context), decode(Request.self, bytes))))
+        })
+    }
+
+    /// A read whose handler returns the response already encoded (its records spliced in
+    /// from their stored bytes), answered inline.
+    mutating func readEncoded<Request, Response>(_ method: RPCMethod<Request, Response>, _ body: @escaping @Sendable (Caller, Request) throws -> [UInt8]) {
+        add(method, .inline { context, bytes in
+            .reply(try body(requireCaller(context), decode(Request.self, bytes)))
         })
     }
 
