@@ -13,7 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "workoutd", targets: ["workoutd"]),
-        // .executable(name: "workout", targets: ["workout"]),
+        .executable(name: "workout", targets: ["workout"]),
         .library(name: "WorkoutClient", targets: ["WorkoutClient"]),
         .executable(name: "workout-bench", targets: ["workout-bench"]),
     ],
@@ -95,6 +95,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The command-line client: the client library and argument parsing, nothing of the server.
+        .executableTarget(
+            name: "workout",
+            dependencies: ["WorkoutClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
 
         // Tests, one target per module.
         .target(
@@ -113,6 +119,13 @@ let package = Package(
             path: "Tests/ServerTestSupport",
             swiftSettings: strictSettings
         ),
+        // Built executables run as processes: finding them, running them with a time limit, and
+        // a `workoutd serve` on a free port; for the tests of `workoutd` and of `workout`.
+        .target(
+            name: "ProcessTestSupport",
+            path: "Tests/ProcessTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -125,7 +138,7 @@ let package = Package(
         // and tests its settings resolution in-process through `@testable import workoutd`.
         .testTarget(
             name: "WorkoutdTests",
-            dependencies: ["workoutd", "WorkoutCore", "WorkoutProtocol", "Storage", "TestSupport"],
+            dependencies: ["workoutd", "WorkoutCore", "WorkoutProtocol", "Storage", "TestSupport", "ProcessTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -142,6 +155,14 @@ let package = Package(
             dependencies: [
                 "WorkoutClient", "WorkoutProtocol", "TestSupport", "ServerTestSupport", "WorkoutServer", "WorkoutCore",
             ],
+            swiftSettings: strictSettings
+        ),
+        // `workout`'s parsing, formatting and files in-process through `@testable import workout`,
+        // and the built `workout` run as a process against a `workoutd` process (depending on both
+        // executables makes sure they are built first).
+        .testTarget(
+            name: "WorkoutCLITests",
+            dependencies: ["workout", "workoutd", "WorkoutClient", "TestSupport", "ProcessTestSupport"],
             swiftSettings: strictSettings
         ),
 

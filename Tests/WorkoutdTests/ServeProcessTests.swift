@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ProcessTestSupport
 import Storage
 import Synchronization
 import Testing
@@ -9,54 +10,6 @@ import WorkoutProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A running `workoutd serve` process on a free port.
-final class ServeProcess: @unchecked Sendable {
-    // Safe because: the process handle is used from one test thread.
-    let process = Process()
-    let port: Int
-    let output = Pipe()
-
-    init(dataDirectory: String) throws {
-        let binary = try #require(WorkoutdProcess.binary, "the workoutd binary was not found")
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--data-dir", dataDirectory, "--port", "0", "--log-level", "warning"]
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The first line names the address: "workoutd 0.1.0: serving on 127.0.0.1:PORT".
-        var line = Data()
-        let deadline = Date().addingTimeInterval(30)
-        while !line.contains(UInt8(ascii: "\n")) && Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let portText = text.split(separator: "\n").first?.split(separator: ":").last, let port = Int(portText) else {
-            process.terminate()
-            throw ServeProcessError(output: text)
-        }
-        self.port = port
-    }
-
-    /// Sends `signal` and waits (bounded) for the process to end.
-    func stop(_ signal: Int32) -> (reason: Process.TerminationReason, status: Int32) {
-        kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return (process.terminationReason, process.terminationStatus)
-    }
-}
-
-/// `workoutd serve` did not say where it listens.
-struct ServeProcessError: Error, CustomStringConvertible {
-    let output: String
-    var description: String { "workoutd serve did not report its address; it printed: \(output)" }
-}
 
 @Suite("workoutd serve as a process: every acknowledged write survives a stop")
 struct ServeProcessTests {

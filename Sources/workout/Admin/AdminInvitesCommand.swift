@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout admin invites`: the household's invites.
+struct AdminInvitesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invites",
+        abstract: "List the invites that can still be used (--all: also used, revoked and expired ones).")
+
+    @Flag(help: "Also used, revoked and expired invites.")
+    var all = false
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let session = try SignedInSession()
+        defer { session.close() }
+        let all = self.all
+        let invites = try await session.run("list invites") { client throws(WorkoutError) in try await client.invites(includeInactive: all) }
+        if output.json {
+            try Output.printJSON(invites)
+            return
+        }
+        guard !invites.isEmpty else {
+            Output.line(all ? "No invites." : "No open invites. Make one with `workout admin invite`.")
+            return
+        }
+        let zone = LocalZone.current
+        var table = Table([.init("ID"), .init("State"), .init("Role"), .init("Created"), .init("Expires"), .init("Note")])
+        for invite in invites.sorted(by: { $0.createdAt > $1.createdAt }) {
+            table.append([
+                Format.id(invite.id), invite.state.rawValue, invite.role.rawValue, Format.dateTime(invite.createdAt, in: zone),
+                Format.dateTime(invite.expiresAt, in: zone), invite.note,
+            ])
+        }
+        Output.lines(table.render())
+    }
+}

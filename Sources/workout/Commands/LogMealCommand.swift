@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout log meal`: logs a meal with its food items.
+struct LogMealCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "meal",
+        abstract: "Log a meal and its food items.",
+        discussion: """
+            Each --item is name:calories or name:calories:protein:carbs:fat (grams), e.g.
+              workout log meal --type breakfast --item oats:380:13:60:7 --item banana:105
+            """)
+
+    @Option(name: .customLong("type"), help: ArgumentHelp(
+        "breakfast, lunch, dinner, snack or other.", valueName: "type"), transform: Self.mealType)
+    var mealType: MealType
+
+    @Option(help: "A name for the meal, e.g. \"Sunday roast\".")
+    var name: String = ""
+
+    @Option(name: .customLong("item"), help: ArgumentHelp(
+        "A food item, name:calories[:protein:carbs:fat]; repeat for each.", valueName: "item"),
+        transform: FoodItemArgument.parse)
+    var items: [FoodItem] = []
+
+    @Option(help: TimeHelp.at, transform: TimeArgument.init(parsing:))
+    var at: TimeArgument?
+
+    @OptionGroup var output: OutputOptions
+
+    /// Parses `--type`.
+    static func mealType(_ text: String) throws -> MealType {
+        guard let type = MealType(rawValue: text.lowercased()) else {
+            throw ValidationError("expected breakfast, lunch, dinner, snack or other")
+        }
+        return type
+    }
+
+    func run() async throws {
+        let zone = LocalZone.current
+        let now = Date()
+        let meal = Meal(
+            mealType: mealType, eatenAt: at?.resolve(now: now, in: zone) ?? now, timeZone: LocalZone.identifier,
+            name: name, items: items)
+        let session = try SignedInSession()
+        defer { session.close() }
+        let logged = try await session.run("log meals") { client throws(WorkoutError) in try await client.logMeal(meal) }
+        if output.json {
+            try Output.printJSON(logged)
+            return
+        }
+        let stored = logged.meal
+        let title = stored.name.isEmpty ? stored.mealType.rawValue : "\(stored.mealType.rawValue) \"\(stored.name)\""
+        Output.line("Logged \(title) at \(Format.dateTime(stored.eatenAt, in: zone))\(logged.replayed ? " (it was logged already)" : ""):")
+        Output.lines(MealTable.lines([stored], totals: stored.totals, zone: zone, showTime: false))
+    }
+}

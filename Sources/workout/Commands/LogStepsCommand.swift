@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout log steps`: reports a day's step count.
+struct LogStepsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "steps",
+        abstract: "Report a day's step count (a later report from the same source replaces it; the day counts the highest source).",
+        discussion: "Example: workout log steps 8500 --day yesterday")
+
+    @Argument(help: ArgumentHelp("The number of steps.", valueName: "steps"))
+    var steps: Int
+
+    @Option(help: ArgumentHelp("The day, YYYY-MM-DD, today or yesterday (default: today).", valueName: "day"),
+            transform: DayArgument.init(parsing:))
+    var day: DayArgument?
+
+    @Option(help: ArgumentHelp("Where the count comes from, e.g. phone, watch.", valueName: "name"))
+    var source: String = "cli"
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard steps >= 0 else { throw ValidationError("the number of steps must be 0 or more") }
+    }
+
+    func run() async throws {
+        let today = LocalDate.today(in: LocalZone.current)
+        let report = StepsReport(day: day?.resolve(today: today) ?? today, source: source, steps: steps)
+        let session = try SignedInSession()
+        defer { session.close() }
+        let update = try await session.run("report steps") { client throws(WorkoutError) in try await client.reportSteps(report) }
+        if output.json {
+            try Output.printJSON(update)
+            return
+        }
+        let counted = update.day
+        Output.line("\(counted.day): \(Format.count(counted.steps, "step")) counted (\(source) reported \(Format.grouped(steps))\(update.applied ? "" : ", no change")).")
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout log weight`: logs a weigh-in.
+struct LogWeightCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "weight",
+        abstract: "Log a weigh-in, in kilograms; the newest one is also your profile's weight.",
+        discussion: "Example: workout log weight 72.4 --at 07:00")
+
+    @Argument(help: ArgumentHelp("Your weight in kilograms, e.g. 72.4.", valueName: "kg"))
+    var weight: Double
+
+    @Option(help: TimeHelp.at, transform: TimeArgument.init(parsing:))
+    var at: TimeArgument?
+
+    @Option(help: "A note, e.g. \"after the holidays\".")
+    var note: String = ""
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard weight.isFinite else { throw ValidationError("the weight must be a number of kilograms, e.g. 72.4") }
+    }
+
+    func run() async throws {
+        let zone = LocalZone.current
+        let now = Date()
+        let entry = WeightEntry(
+            weightKg: weight, measuredAt: at?.resolve(now: now, in: zone) ?? now, timeZone: LocalZone.identifier, note: note)
+        let session = try SignedInSession()
+        defer { session.close() }
+        let logged = try await session.run("log weight") { client throws(WorkoutError) in try await client.logWeight(entry) }
+        if output.json {
+            try Output.printJSON(logged)
+            return
+        }
+        let stored = logged.entry
+        var text = "Logged \(Format.kilograms(stored.weightKg)) at \(Format.dateTime(stored.measuredAt, in: zone))"
+        if !stored.note.isEmpty { text += " (\(stored.note))" }
+        if logged.replayed { text += "; it was logged already" }
+        Output.line(text + ".")
+        if logged.profileWeightUpdated {
+            Output.line("Your profile's weight is now \(Format.kilograms(stored.weightKg)).")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout log workout`: logs a workout and shows the points, level, streak and
+/// achievements it brought.
+struct LogWorkoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workout",
+        abstract: "Log a workout: +50 points, your streak and achievements.",
+        discussion: "Example: workout log workout running --minutes 30 --calories 280 --at 07:15")
+
+    @Argument(help: ArgumentHelp("The kind of workout, e.g. running, cycling, yoga, strength.", valueName: "type"))
+    var type: String
+
+    @Option(help: ArgumentHelp("How long it lasted, in minutes.", valueName: "minutes"))
+    var minutes: Double
+
+    @Option(help: ArgumentHelp("Calories burned, in kcal.", valueName: "kcal"))
+    var calories: Double?
+
+    @Option(help: ArgumentHelp("How many exercises you completed.", valueName: "count"))
+    var exercises: Int = 0
+
+    @Option(help: TimeHelp.at, transform: TimeArgument.init(parsing:))
+    var at: TimeArgument?
+
+    @Option(help: "Notes.")
+    var notes: String = ""
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard minutes.isFinite, minutes > 0 else { throw ValidationError("--minutes must be a number above 0") }
+        if let calories, !(calories.isFinite && calories >= 0) { throw ValidationError("--calories must be a number of 0 or more") }
+        guard exercises >= 0 else { throw ValidationError("--exercises must be 0 or more") }
+    }
+
+    func run() async throws {
+        let zone = LocalZone.current
+        let now = Date()
+        let workout = Workout(
+            type: type, durationSeconds: Int(min((minutes * 60).rounded(), 1e9)), caloriesBurned: calories ?? 0,
+            exercisesCompleted: exercises, performedAt: at?.resolve(now: now, in: zone) ?? now,
+            timeZone: LocalZone.identifier, notes: notes)
+        let session = try SignedInSession()
+        defer { session.close() }
+        let logged = try await session.run("log workouts") { client throws(WorkoutError) in try await client.logWorkout(workout) }
+        if output.json {
+            try Output.printJSON(logged)
+            return
+        }
+        let stored = logged.workout
+        var parts = [Format.duration(seconds: stored.durationSeconds)]
+        if stored.caloriesBurned > 0 { parts.append(Format.kcal(stored.caloriesBurned)) }
+        if stored.exercisesCompleted > 0 { parts.append(Format.count(stored.exercisesCompleted, "exercise")) }
+        Output.line("Logged \(stored.type): \(parts.joined(separator: ", ")), at \(Format.dateTime(stored.performedAt, in: zone))\(logged.replayed ? " (it was logged already)" : "").")
+        Output.line("Now \(Describe.totals(logged.totals)).")
+        for achievement in logged.unlocked {
+            Output.line("Achievement unlocked: \(Describe.achievement(achievement))")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout sessions [list]`: the member's sessions, this one marked.
+struct SessionsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List your sessions; * marks this machine's.")
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let session = try SignedInSession()
+        defer { session.close() }
+        let sessions = try await session.run("list your sessions") { client throws(WorkoutError) in try await client.sessions() }
+        if output.json {
+            try Output.printJSON(sessions)
+            return
+        }
+        let zone = LocalZone.current
+        var table = Table([.init(""), .init("ID"), .init("Device"), .init("Client"), .init("Signed in"), .init("Last used"), .init("Expires")])
+        for info in sessions.sorted(by: { $0.lastUsedAt > $1.lastUsedAt }) {
+            table.append([
+                info.isCurrent ? "*" : "", Format.id(info.id), info.deviceName, info.clientAgent,
+                Format.dateTime(info.createdAt, in: zone), Format.dateTime(info.lastUsedAt, in: zone),
+                Format.day(info.expiresAt, in: zone),
+            ])
+        }
+        Output.lines(table.render())
+    }
+}

@@ -1,0 +1,27 @@
+import WorkoutClient
+
+/// Short descriptions of records shared by several commands.
+enum Describe {
+    /// A member's name: the display name, else first and last name.
+    static func name(_ profile: Profile) -> String {
+        if !profile.displayName.isEmpty { return profile.displayName }
+        return [profile.firstName, profile.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// A member's name from the admin list: first and last name.
+    static func name(_ member: MemberInfo) -> String {
+        [member.firstName, member.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// "Level 2, 1,150 points, streak 3 days (longest 5), 23 workouts".
+    static func totals(_ totals: Totals) -> String {
+        "level \(totals.level), \(Format.count(totals.points, "point")), streak \(Format.count(totals.currentStreakDays, "day")) (longest \(totals.longestStreakDays)), \(Format.count(totals.totalWorkouts, "workout")) in all"
+    }
+
+    /// "First workout (+100 points): Log your first workout".
+    static func achievement(_ achievement: Achievement) -> String {
+        var text = "\(achievement.title) (+\(Format.count(achievement.points, "point")))"
+        if !achievement.description.isEmpty { text += ": \(achievement.description)" }
+        return text
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import WorkoutClient
+
+/// Meals and their food items as one table with nutrition columns, and a total row.
+enum MealTable {
+    /// The table's lines.
+    ///
+    /// - Parameters:
+    ///   - meals: The meals, in order.
+    ///   - totals: The totals to show in the last row.
+    ///   - zone: The zone of the meal times.
+    ///   - showTime: Whether each meal's row starts with its time.
+    static func lines(_ meals: [Meal], totals: NutritionTotals, zone: TimeZone, showTime: Bool = true) -> [String] {
+        var table = Table([
+            .init(showTime ? "Time" : ""), .init("Meal / item"), .init("kcal", .right), .init("Protein", .right),
+            .init("Carbs", .right), .init("Fat", .right),
+        ])
+        for meal in meals {
+            let title = meal.name.isEmpty ? meal.mealType.rawValue : "\(meal.mealType.rawValue): \(meal.name)"
+            table.append([
+                showTime ? Format.clock(meal.eatenAt, in: zone) : "", title, Format.kcal(meal.totals.calories),
+                Format.grams(meal.totals.proteinG), Format.grams(meal.totals.carbsG), Format.grams(meal.totals.fatG),
+            ])
+            for item in meal.items {
+                table.append([
+                    "", "  " + item.name, Format.kcal(item.calories), Format.grams(item.proteinG),
+                    Format.grams(item.carbsG), Format.grams(item.fatG),
+                ])
+            }
+        }
+        table.append([
+            "", "Total", Format.kcal(totals.calories), Format.grams(totals.proteinG), Format.grams(totals.carbsG),
+            Format.grams(totals.fatG),
+        ])
+        return table.render(indent: "  ").map { showTime ? $0 : String($0.dropFirst(2)) }
+    }
+}

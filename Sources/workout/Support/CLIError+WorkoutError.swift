@@ -1,0 +1,122 @@
+import WorkoutClient
+
+/// Turning a failed call into a message that says what to do, and its exit status.
+extension CLIError {
+    /// What the failed call was doing, for its message.
+    struct Context: Sendable {
+        /// The server it talked to, `host:port`.
+        var server: String
+        /// What the command does, completing "only household admins can …", e.g. "create invites".
+        var action: String
+        /// Whether the call was Login or Register: `UNAUTHENTICATED` then means a wrong
+        /// email or password, not an ended session.
+        var signingIn = false
+    }
+
+    /// The message and exit status for a failed call.
+    ///
+    /// - Parameters:
+    ///   - error: What the client library threw.
+    ///   - context: The server and the command's action.
+    init(_ error: WorkoutError, context: Context) {
+        let status = ExitStatus.forStatus(error.code)
+        let detail = error.message.isEmpty ? error.code.name : error.message
+        switch error.code {
+        case .unauthenticated:
+            self.init(status, context.signingIn ? "wrong email or password" : "your session has ended; run `workout login`")
+        case .permissionDenied:
+            self.init(status, "only household admins can \(context.action)")
+        case .invalidArgument, .outOfRange:
+            var text = "invalid input: \(detail)"
+            if let field = error.field, let option = Self.option(forField: field) {
+                text += " (check \(option))"
+            }
+            self.init(status, text)
+        case .notFound:
+            self.init(status, "not found: \(detail)")
+        case .unavailable:
+            let prefix = "cannot reach the Workout server at \(context.server)"
+            var text = "\(prefix) — is workoutd running?"
+            let reason = detail.hasPrefix(prefix + ": ") ? String(detail.dropFirst(prefix.count + 2)) : detail
+            if !reason.isEmpty { text += " (\(reason))" }
+            self.init(status, text)
+        case .resourceExhausted:
+            var text = "the server refused for now: \(detail)"
+            if let wait = error.retryAfter {
+                text += "; retry after \(Self.seconds(wait)) s"
+            }
+            self.init(status, text)
+        case .deadlineExceeded:
+            self.init(status, "the server at \(context.server) did not answer in time; try again")
+        case .aborted:
+            self.init(status, "the record changed meanwhile; try again (\(detail))")
+        case .alreadyExists:
+            self.init(status, "already exists: \(detail)")
+        case .failedPrecondition:
+            self.init(status, "refused: \(detail)")
+        case .cancelled:
+            self.init(status, "cancelled")
+        default:
+            self.init(status, "the server failed to \(context.action): \(error.code.name): \(detail)")
+        }
+    }
+
+    /// Whole seconds, rounded up (a wait of 0.2 s reads "1 s").
+    private static func seconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return attoseconds > 0 ? seconds + 1 : max(seconds, 0)
+    }
+
+    /// The option or argument of a `workout` command that sets a request field, so an
+    /// `INVALID_ARGUMENT` names what the user typed rather than the wire field.
+    ///
+    /// - Parameter field: The request field's path, e.g. `workout.duration_seconds` or
+    ///   `meal.items[2].calories`.
+    /// - Returns: E.g. `--minutes` or `--item #3`; `nil` for a field no option sets.
+    static func option(forField field: String) -> String? {
+        if field.hasPrefix("meal.items["), let close = field.firstIndex(of: "]"),
+           let index = Int(field[field.index(field.startIndex, offsetBy: "meal.items[".count)..<close]) {
+            return "--item #\(index + 1)"
+        }
+        return fieldOptions[field]
+    }
+
+    /// Request fields by the option that sets them.
+    private static let fieldOptions: [String: String] = [
+        "workout.workout_type": "TYPE",
+        "workout.duration_seconds": "--minutes",
+        "workout.calories_burned": "--calories",
+        "workout.exercises_completed": "--exercises",
+        "workout.performed_at_ms": "--at",
+        "workout.notes": "--notes",
+        "workout.time_zone": "the TZ environment variable",
+        "meal.meal_type": "--type",
+        "meal.name": "--name",
+        "meal.eaten_at_ms": "--at",
+        "meal.items": "--item",
+        "meal.time_zone": "the TZ environment variable",
+        "entry.weight_kg": "WEIGHT",
+        "entry.measured_at_ms": "--at",
+        "entry.note": "--note",
+        "entry.time_zone": "the TZ environment variable",
+        "report.steps": "STEPS",
+        "report.source": "--source",
+        "report.day": "--day",
+        "day": "--day",
+        "time_zone": "--time-zone or the TZ environment variable",
+        "from_ms": "--days",
+        "since_revision": "--since",
+        "page_size": "--limit",
+        "email": "--email",
+        "password": "the password",
+        "new_password": "the password",
+        "invite_code": "--invite",
+        "profile.email": "--email",
+        "profile.first_name": "--first-name",
+        "profile.last_name": "--last-name",
+        "profile.time_zone": "--time-zone",
+        "note": "--note",
+        "expires_in_seconds": "--expires-hours",
+        "role": "--role",
+    ]
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout`: a household member's command-line client of their Workout server.
+///
+/// Every command prints text for people by default and JSON with `--json`. Failures end with
+/// one message on standard error and an exit code of ``ExitStatus``, never a crash.
+@main
+struct WorkoutCLI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workout",
+        abstract: "Log workouts, meals, weight and steps on your household's Workout server, and see how you are doing.",
+        discussion: """
+            Sign in once with `workout login --server HOST:PORT --email YOU`; the session is kept \
+            in $WORKOUT_CONFIG_DIR, else $XDG_CONFIG_HOME/workout, else ~/.config/workout \
+            (credentials.json, mode 0600; never the password). Times are in this machine's time \
+            zone (TZ). Every command takes --json for scripts.
+
+            Shell completion: workout --generate-completion-script bash (or zsh, fish).
+
+            EXIT CODES:
+            \(ExitStatus.documentation)
+            """,
+        subcommands: [
+            LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, RegisterCommand.self,
+            LogCommand.self, TodayCommand.self, HistoryCommand.self, WeightCommand.self,
+            AchievementsCommand.self, HouseholdCommand.self, ExportCommand.self, WatchCommand.self,
+            SessionsCommand.self, AdminCommand.self,
+        ]
+    )
+
+    /// Parses the arguments and runs the command. A ``CLIError`` becomes its message on
+    /// standard error and its exit code; ArgumentParser's own errors (usage, `--help`) are
+    /// reported by ArgumentParser, validation failures with exit code 64.
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as CLIError {
+            Output.message("workout: \(failure.message)")
+            Foundation.exit(failure.status.rawValue)
+        } catch let error as WorkoutError {
+            let failure = CLIError(error, context: .init(server: "the server", action: "do that"))
+            Output.message("workout: \(failure.message)")
+            Foundation.exit(failure.status.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
