@@ -38,6 +38,9 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
 
+        // The C allocator's one setting the server needs (see workoutd's Serve).
+        .target(name: "CMemory"),
+
         // A safe, generic wrapper of liblmdb.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
         // Typed tables, ordered keys, secondary indexes, range scans, group commit, schema, backup.
@@ -89,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "workoutd",
             dependencies: [
-                "LMDB", "Storage", "WorkoutProtocol", "WorkoutCore", "WorkoutServer",
+                "LMDB", "Storage", "WorkoutProtocol", "WorkoutCore", "WorkoutServer", "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,0 +1,10 @@
+#ifndef WORKOUT_CMEMORY_H
+#define WORKOUT_CMEMORY_H
+
+/// Makes the C allocator serve blocks of at least `bytes` from their own mappings, returned
+/// to the system when freed (glibc's M_MMAP_THRESHOLD, which otherwise adapts upward after
+/// large frees and then keeps large blocks in the heap). Returns 1 on success, 0 where the
+/// allocator has no such setting.
+int workout_memory_set_mmap_threshold(int bytes);
+
+#endif
