@@ -394,7 +394,10 @@ final class LoadDriver {
             break
         }
         if rateInterval > 0 && issuing { try issueScheduledCalls(now: now) }
-        if now >= nextTick && phase != .done { reportProgress(now: now) }
+        if now >= nextTick && phase != .done {
+            try checkConnectTimeouts(now: now)
+            reportProgress(now: now)
+        }
     }
 
     /// The measured window begins: counters are cleared and the server's figures asked.
@@ -439,6 +442,17 @@ final class LoadDriver {
             outcome.errors.record(status: answer.status) {
                 LoadConnection.statusText(StatusCode(rawValue: answer.status), Array(answer.payload))
             }
+        }
+    }
+
+    /// The longest a connect may take before the run gives up.
+    static let connectTimeout: UInt64 = 10_000_000_000
+
+    /// Fails when a connection has been connecting for longer than ``connectTimeout`` (a host
+    /// that drops packets answers nothing at all).
+    private func checkConnectTimeouts(now: UInt64) throws {
+        for connection in connections where connection.stage == .connecting && now - connection.connectStartedAt > Self.connectTimeout {
+            throw BenchFailure("cannot connect to \(settings.address): no answer within \(Self.connectTimeout / 1_000_000_000) s")
         }
     }
 
