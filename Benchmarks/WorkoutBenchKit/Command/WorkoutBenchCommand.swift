@@ -21,7 +21,7 @@ package struct WorkoutBenchCommand: ParsableCommand {
             Scenarios: \(Scenario.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")).
             """)
 
-    @Option(help: ArgumentHelp("What to measure: \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    @Option(help: ArgumentHelp("What to measure (see the scenarios above).", valueName: "name"))
     package var scenario: Scenario = .mealsDay
 
     @Option(help: ArgumentHelp("Measure the server running at host:port instead of starting one.", valueName: "host:port"))
