@@ -122,7 +122,7 @@ package final class WorkoutServer: Sendable {
                 refuse(descriptor, reason: refusal)
                 continue
             }
-            context.statistics.connectionOpened(connection.callStatistics)
+            context.statistics.connectionOpened()
             connection.start()
         }
     }

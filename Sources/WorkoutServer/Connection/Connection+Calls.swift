@@ -129,7 +129,7 @@ extension Connection {
                  body: (try? failure.details.serializedBytes()) ?? [])
         }
         lastCallActivity = DispatchTime.now().uptimeNanoseconds
-        callStatistics.recordCall(method: method, status: status, microseconds: (lastCallActivity - startedAt) / 1_000)
+        context.statistics.shard(forConnection: id).recordCall(method: method, status: status, microseconds: (lastCallActivity - startedAt) / 1_000)
     }
 
     /// Honours a CANCEL: the call is abandoned and answered CANCELLED; an unknown id is ignored.

@@ -27,7 +27,6 @@ final class Connection: @unchecked Sendable {
     let queue: DispatchQueue
     let context: ServerContext
     /// This connection's call counters.
-    let callStatistics = ServerStatistics.Shard()
     private let descriptor: Int32
 
     enum Phase {
@@ -287,7 +286,7 @@ final class Connection: @unchecked Sendable {
         readSource?.cancel()
         writeSource?.cancel()
         context.remove(self)
-        context.statistics.connectionClosed(callStatistics, wasAuthenticated: caller != nil)
+        context.statistics.connectionClosed(wasAuthenticated: caller != nil)
         logger.info("connection closed")
     }
 

@@ -4,8 +4,13 @@ import Synchronization
 package import WorkoutProtocol
 
 /// What the server counts: connections, and per method the calls, their statuses and their
-/// latency (an HdrHistogram in microseconds). Each connection records into its own shard, so
-/// connections on different threads never contend for one lock; a snapshot merges the shards.
+/// latency (an HdrHistogram in microseconds). Calls are recorded into one of a fixed number of
+/// shards, chosen by connection, so connections on different threads rarely contend for one
+/// lock; a snapshot merges the shards.
+///
+/// The shards are few and fixed rather than one per connection: a method's histogram takes
+/// about 140 KiB, and a thousand idle phones that each resumed a session would otherwise
+/// hold 140 MiB of them.
 package final class ServerStatistics: Sendable {
     /// One method's counters.
     struct MethodCounters {
@@ -20,8 +25,9 @@ package final class ServerStatistics: Sendable {
         }
     }
 
-    /// The counters of one connection. Only its connection's queue records into it, so its
-    /// lock is uncontended on the hot path; `Admin.Stats` and closing read it.
+    /// The counters of the connections assigned to it. A connection records only from its
+    /// own queue, and a shard is shared by every ``shardCount``-th connection, so its lock is
+    /// rarely contended; `Admin.Stats` reads it.
     package final class Shard: Sendable {
         /// An empty shard.
         package init() {}
@@ -38,9 +44,16 @@ package final class ServerStatistics: Sendable {
         }
     }
 
+    /// How many shards calls are spread over (a few per core of a small server).
+    package static let shardCount = 16
+    private let shards = (0..<ServerStatistics.shardCount).map { _ in Shard() }
+
+    /// The shard that connection `id` records its calls into.
+    package func shard(forConnection id: UInt64) -> Shard {
+        shards[Int(id % UInt64(Self.shardCount))]
+    }
+
     private struct State {
-        var shards: [ObjectIdentifier: Shard] = [:]
-        var retired: [UInt32: MethodCounters] = [:]
         var acceptedConnections: UInt64 = 0
         var rejectedConnections: UInt64 = 0
         var openConnections = 0
@@ -53,23 +66,19 @@ package final class ServerStatistics: Sendable {
 
     package init() {}
 
-    /// Counts an accepted connection, whose calls `shard` counts.
-    package func connectionOpened(_ shard: Shard) {
+    /// Counts an accepted connection.
+    package func connectionOpened() {
         state.withLock {
             $0.acceptedConnections += 1
             $0.openConnections += 1
-            $0.shards[ObjectIdentifier(shard)] = shard
         }
     }
 
-    /// Counts a closed connection (and whether it had a session) and keeps its counters.
-    package func connectionClosed(_ shard: Shard, wasAuthenticated: Bool) {
-        let counters = shard.methods.withLock { $0 }
+    /// Counts a closed connection (and whether it had a session).
+    package func connectionClosed(wasAuthenticated: Bool) {
         state.withLock { state in
             state.openConnections -= 1
             if wasAuthenticated { state.authenticatedConnections -= 1 }
-            state.shards[ObjectIdentifier(shard)] = nil
-            for (method, methodCounters) in counters { state.retired[method, default: MethodCounters()].merge(methodCounters) }
         }
     }
 
@@ -88,11 +97,10 @@ package final class ServerStatistics: Sendable {
 
     /// The figures as `Admin.Stats` reports them (store and writer figures are added by the server).
     package func snapshot() -> Workout_V1_StatsResponse {
-        let (shards, retired, counts) = state.withLock { state in
-            (Array(state.shards.values), state.retired,
-             (state.openConnections, state.acceptedConnections, state.rejectedConnections, state.authenticatedConnections))
+        let counts = state.withLock { state in
+            (state.openConnections, state.acceptedConnections, state.rejectedConnections, state.authenticatedConnections)
         }
-        var methods = retired
+        var methods: [UInt32: MethodCounters] = [:]
         for shard in shards {
             for (method, counters) in shard.methods.withLock({ $0 }) { methods[method, default: MethodCounters()].merge(counters) }
         }
