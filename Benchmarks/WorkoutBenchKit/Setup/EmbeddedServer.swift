@@ -89,6 +89,17 @@ package final class EmbeddedServer {
         address = ServerAddress(host: "127.0.0.1", port: port)
         // Keep draining its standard output (a few lines), so it never blocks writing.
         output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        stopChildOnInterrupt()
+    }
+
+    /// A Ctrl-C (or SIGTERM, SIGHUP) of the bench stops the child too, instead of leaving a
+    /// `workoutd` serving a temporary directory behind: the handler sends the child SIGTERM (it
+    /// shuts down gracefully by itself) and the bench exits with 128 + the signal.
+    private func stopChildOnInterrupt() {
+        childToStopOnInterrupt = process.processIdentifier
+        for interrupt in [SIGINT, SIGTERM, SIGHUP] {
+            signal(interrupt, stopChildAndExit)
+        }
     }
 
     deinit {
@@ -125,6 +136,8 @@ package final class EmbeddedServer {
     package func stop(grace: Double = 15) -> Bool {
         precondition(!stopped, "EmbeddedServer stopped twice")
         stopped = true
+        for interrupt in [SIGINT, SIGTERM, SIGHUP] { signal(interrupt, SIG_DFL) }
+        childToStopOnInterrupt = 0
         if !process.isRunning { return true }
         kill(process.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(grace)
@@ -138,3 +151,14 @@ package final class EmbeddedServer {
         return graceful
     }
 }
+
+/// The child an interrupted bench stops (0: none). Written before the handler is installed
+/// and after it is removed; read only by the handler.
+nonisolated(unsafe) private var childToStopOnInterrupt: pid_t = 0
+
+/// The signal handler: only async-signal-safe calls (kill, _exit).
+private func stopChildAndExit(_ interrupt: Int32) {
+    if childToStopOnInterrupt > 0 { kill(childToStopOnInterrupt, SIGTERM) }
+    _exit(128 + interrupt)
+}
+

@@ -58,10 +58,8 @@ final class Connection: @unchecked Sendable {
     var lastCallActivity = DispatchTime.now().uptimeNanoseconds
     let openedAt = DispatchTime.now().uptimeNanoseconds
 
-    /// The serial queues that connections' queues run on, one per core (at least two).
-    private static let eventLoops: [DispatchQueue] = (0..<max(2, ProcessInfo.processInfo.activeProcessorCount)).map {
-        DispatchQueue(label: "workout.event-loop.\($0)", qos: .userInitiated)
-    }
+    /// The queue every connection's queue runs on: Dispatch's global one, about as wide as the cores.
+    private static let sharedTarget = DispatchQueue.global(qos: .userInitiated)
 
     init(descriptor: Int32, peer: SocketAddress, context: ServerContext) {
         self.id = context.makeConnectionID()
@@ -69,11 +67,11 @@ final class Connection: @unchecked Sendable {
         self.peer = peer
         self.context = context
         // A serial queue of its own is "overcommit": it may get a thread of its own whenever it
-        // has work, and 64 busy connections ran on 257 threads switching on 2 cores. Each
-        // connection's queue runs instead on one of a few event loops (serial queues, one per
-        // core), so connection work uses about as many threads as there are cores, and a
-        // connection's events stay on a warm thread.
-        self.queue = DispatchQueue(label: "workout.connection.\(id)", target: Self.eventLoops[Int(id % UInt64(Self.eventLoops.count))])
+        // has work, and 64 busy connections ran on 257 threads switching on 2 cores. Targeting
+        // Dispatch's global queue keeps the threads near the number of cores, and unlike a fixed
+        // set of serial event loops, a handler that blocks (an export, a map resize) does not
+        // hold up the connections that happen to share its loop: Dispatch adds a thread.
+        self.queue = DispatchQueue(label: "workout.connection.\(id)", target: Self.sharedTarget)
         var logger = context.logger
         logger[metadataKey: "connection"] = "\(id)"
         logger[metadataKey: "peer"] = "\(peer)"
