@@ -182,7 +182,7 @@ let package = Package(
         .target(
             name: "WorkoutBenchKit",
             dependencies: [
-                "CLinuxEvents", "WorkoutCore", "WorkoutProtocol",
+                "CLinuxEvents", "WorkoutCore", "WorkoutProtocol", "WorkoutServer",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

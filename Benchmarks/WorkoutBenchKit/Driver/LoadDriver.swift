@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import WorkoutServer
 import SwiftProtobuf
 import WorkoutProtocol
 

@@ -1,3 +1,4 @@
+import WorkoutServer
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -11,6 +11,12 @@ package struct SystemCallError: Error, Sendable, CustomStringConvertible {
     /// The `errno` it left.
     package let errno: Int32
 
+    /// Makes an error for `call`, which left `errno`.
+    package init(call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
+
     package var description: String {
         "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }

@@ -79,6 +79,10 @@ struct EndToEndTests {
             "--no-server-stats", "--duration", "1", "--workoutd", try BenchProcess.product("workoutd"),
         ], timeout: 30)
         #expect(result.status != 0)
-        #expect(result.error.contains("logging in as solo@x.example failed: UNAUTHENTICATED"), "\(result)")
+        // 64 connections log in at once with the wrong password: the first refusal the bench
+        // reports is the wrong password, or the login throttle that the failures set off.
+        let refused = result.error.contains("logging in as solo@x.example failed: UNAUTHENTICATED")
+            || result.error.contains("logging in as solo@x.example failed: RESOURCE_EXHAUSTED")
+        #expect(refused, "\(result)")
     }
 }
