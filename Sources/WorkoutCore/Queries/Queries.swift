@@ -9,21 +9,32 @@ package import WorkoutProtocol
 extension HouseholdStore {
     /// Workouts newest first, paged, optionally within `[from_ms, to_ms)`.
     package func workoutHistory(_ caller: Caller, _ request: Workout_V1_WorkoutHistoryRequest) throws -> Workout_V1_WorkoutHistoryResponse {
+        try Workout_V1_WorkoutHistoryResponse(serializedBytes: workoutHistoryEncoded(caller, request))
+    }
+
+    /// ``workoutHistory(_:_:)`` as the encoded `WorkoutHistoryResponse`, the stored workouts'
+    /// bytes copied into its repeated `workouts` field without decoding them.
+    package func workoutHistoryEncoded(_ caller: Caller, _ request: Workout_V1_WorkoutHistoryRequest) throws -> [UInt8] {
         let now = clock.nowMilliseconds()
         let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 100, defaultSize: 20)
         let bounds = try Bounds.timeRange(from: request.fromMs, to: request.toMs, fromField: "from_ms", toField: "to_ms", now: now)
         try Bounds.byteCount(request.pageToken, field: "page_token", range: 0...256)
         return try store.read { txn in
             _ = try authorize(caller, in: txn, now: now)
-            let page = try txn.scanRecords(
+            var encoded: [UInt8] = []
+            encoded.reserveCapacity(size * 128)
+            let resume = try txn.scanRecordBytes(
                 tables.workoutsByTime, in: tables.workouts,
                 ScanRequest(
                     range: UserTimeKey.range(user: caller.userID, from: bounds.from ?? .min, to: bounds.to ?? .max),
-                    direction: .backward, limit: size, after: request.pageToken.isEmpty ? nil : Array(request.pageToken)))
-            var response = Workout_V1_WorkoutHistoryResponse()
-            response.workouts = page.elements.map(\.value)
-            response.nextPageToken = page.resumeAfter.map { Data($0) } ?? Data()
-            return response
+                    direction: .backward, limit: size, after: request.pageToken.isEmpty ? nil : Array(request.pageToken))
+            ) { stored in
+                RawProtobuf.appendLengthDelimited(field: workoutsField, stored, to: &encoded)
+            }
+            if let resume {
+                resume.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: nextPageTokenField, $0, to: &encoded) }
+            }
+            return encoded
         }
     }
 
@@ -169,6 +180,9 @@ extension HouseholdStore {
     }
 }
 
+/// `WorkoutHistoryResponse.workouts` and `.next_page_token` (queries.proto).
+private let workoutsField = 1
+private let nextPageTokenField = 2
 /// `MealsOfDayResponse.meals` (queries.proto).
 private let mealsField = 5
 /// `Meal.totals` (records.proto).

@@ -79,7 +79,7 @@ package struct Router: Sendable {
         table.write(MethodCatalog.deleteWeight) { caller, request in try await household.deleteWeight(caller, request) }
         table.write(MethodCatalog.reportSteps) { caller, request in try await household.reportSteps(caller, request) }
         // Queries
-        table.read(MethodCatalog.workoutHistory) { caller, request in try household.workoutHistory(caller, request) }
+        table.readEncoded(MethodCatalog.workoutHistory) { caller, request in try household.workoutHistoryEncoded(caller, request) }
         table.readEncoded(MethodCatalog.mealsOfDay) { caller, request in try household.mealsOfDayEncoded(caller, request) }
         table.read(MethodCatalog.weightProgress) { caller, request in try household.weightProgress(caller, request) }
         table.read(MethodCatalog.summaries) { caller, request in try household.summaries(caller, request) }
