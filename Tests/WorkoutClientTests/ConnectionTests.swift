@@ -153,6 +153,31 @@ struct ConnectionTests {
         client.close()
     }
 
+    @Test("a call waiting for a free slot still ends at its deadline, without being sent")
+    func deadlineWhileWaiting() async throws {
+        let server = try ScriptedServer()
+        let client = client(server)
+        async let blocker: WorkoutError? = {
+            do {
+                _ = try await client.achievements()
+                return nil
+            } catch {
+                return error as? WorkoutError
+            }
+        }()
+        let peer = try await blocking { try server.accept(maxCallsInFlight: 1) }
+        let first = try await blocking { try peer.readRequest() }
+        let waited = await failure { _ = try await client.health(timeout: .milliseconds(300)) }
+        #expect(waited?.code == .deadlineExceeded)
+        // It never reached the wire: the next frame is the answer-less first call's business only.
+        await #expect(throws: ScriptedServer.TimedOut.self) {
+            try await blocking { try peer.readRequest(timeout: 0.3) }
+        }
+        try peer.respond(to: first.callID, with: Workout_V1_AchievementsResponse())
+        #expect(await blocker == nil)
+        client.close()
+    }
+
     @Test("GOAWAY: calls above its last id are retried on a new connection, calls below are answered")
     func goAway() async throws {
         let server = try ScriptedServer()

@@ -74,6 +74,8 @@ public final class WorkoutClient: Sendable {
         var connection: ClientConnection?
         var connecting: Task<ClientConnection, any Error>?
         var token: Data?
+        /// The published connection that is bound to a session (resumed or signed in on it).
+        var boundConnection: ObjectIdentifier?
         var isClosed = false
         var connectionsOpened = 0
     }
@@ -184,21 +186,36 @@ public final class WorkoutClient: Sendable {
     func signIn<Request, Response>(
         _ method: RPCMethod<Request, Response>, _ request: Request, token: (Response) -> Data
     ) async throws(WorkoutError) -> Response {
-        let bound = state.withLock { state -> ClientConnection? in
-            guard state.token != nil else { return nil }
-            state.token = nil
-            defer { state.connection = nil }
-            return state.connection
+        // A connection bound to a session cannot sign in again: drop it, also when it is
+        // still being opened (and resumed with the old token) right now.
+        state.withLock { $0.token = nil }
+        for _ in 0..<2 {
+            let (bound, opening) = state.withLock { state -> (ClientConnection?, Task<ClientConnection, any Error>?) in
+                if let connection = state.connection, state.boundConnection == ObjectIdentifier(connection) {
+                    state.connection = nil
+                    state.boundConnection = nil
+                    return (connection, nil)
+                }
+                return (nil, state.connecting)
+            }
+            bound?.close(reason: .unavailable("signed in again on a new connection"))
+            guard let opening else { break }
+            _ = try? await opening.value
         }
-        bound?.close(reason: .unavailable("signed in again on a new connection"))
         let response = try await call(method, request, idempotent: false)
-        state.withLock { $0.token = token(response) }
+        state.withLock { state in
+            state.token = token(response)
+            state.boundConnection = state.connection.map(ObjectIdentifier.init)
+        }
         return response
     }
 
     /// Forgets the session token (after Logout, or when the server says it is no longer valid).
     func forgetSession() {
-        state.withLock { $0.token = nil }
+        state.withLock { state in
+            state.token = nil
+            state.boundConnection = nil
+        }
     }
 
     // MARK: - Connecting
@@ -241,10 +258,13 @@ public final class WorkoutClient: Sendable {
         while true {
             do {
                 let connection = try await ClientConnection.open(to: configuration.address, options: options)
-                try await resumeSession(on: connection)
+                let resumed = try await resumeSession(on: connection)
                 let closed = state.withLock { state in
                     state.connectionsOpened += 1
-                    if !state.isClosed { state.connection = connection }
+                    if !state.isClosed {
+                        state.connection = connection
+                        state.boundConnection = resumed ? ObjectIdentifier(connection) : nil
+                    }
                     return state.isClosed
                 }
                 if closed {
@@ -260,6 +280,9 @@ public final class WorkoutClient: Sendable {
                         message: "cannot reach the Workout server at \(configuration.address): \(failure.error.message)")
                 }
                 try? await Task.sleep(for: configuration.reconnect.delay(afterFailures: failures))
+                if Task.isCancelled || state.withLock({ $0.isClosed }) {
+                    throw WorkoutError(code: .cancelled, message: "the client was closed")
+                }
             } catch let failure as CallFailure {
                 throw failure.error
             }
@@ -268,18 +291,22 @@ public final class WorkoutClient: Sendable {
 
     /// Binds a new connection to the stored session, if there is one. A session the
     /// server no longer knows is forgotten; the connection stays usable without one.
-    private func resumeSession(on connection: ClientConnection) async throws {
-        guard let token = state.withLock({ $0.token }) else { return }
+    ///
+    /// - Returns: Whether the connection is now bound to the session.
+    private func resumeSession(on connection: ClientConnection) async throws -> Bool {
+        guard let token = state.withLock({ $0.token }) else { return false }
         var request = Workout_V1_ResumeRequest()
         request.sessionToken = token
         let body: [UInt8] = (try? request.serializedBytes()) ?? []
         let deadline = ContinuousClock.now + (configuration.callTimeout ?? .seconds(30))
         do {
             _ = try await connection.unary(method: MethodCatalog.resume.number, body: body, deadline: deadline)
+            return true
         } catch let failure as CallFailure where failure.disposition == .final && failure.error.code == .unauthenticated {
             state.withLock { state in
                 if state.token == token { state.token = nil }
             }
+            return false
         } catch let failure as CallFailure where failure.disposition == .final {
             connection.close(reason: failure.error)
             throw failure

@@ -59,6 +59,9 @@ final class ClientConnection: @unchecked Sendable {
     /// Whether our PING is unanswered (nothing has arrived since it went out).
     private var pingOutstanding = false
     private var keepaliveTimer: (any DispatchSourceTimer)?
+    /// Keeps a draining connection alive until its last answers arrive, even after the client
+    /// has moved on to a new connection; cleared when it closes.
+    private var selfWhileDraining: ClientConnection?
 
     private enum Phase {
         case handshaking
@@ -78,7 +81,7 @@ final class ClientConnection: @unchecked Sendable {
     ///   cannot be reached, refuses the connection, or does not finish the handshake in time.
     static func open(to address: ServerAddress, options: Options) async throws -> ClientConnection {
         let timeout = options.connectTimeout
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(clamping: max(timeout.nanoseconds, 0) / 1_000_000)
         // Resolving and connecting block: a thread of their own, so that neither Swift's
         // cooperative pool nor Dispatch's shared pool waits on a slow name server or network.
         let descriptor: Int32 = try await withCheckedThrowingContinuation { continuation in
@@ -105,7 +108,11 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     deinit {
-        // Normally closed already; this covers a connection dropped while open.
+        // Normally closed already; this covers a connection dropped while open (a draining
+        // one replaced by a new connection): no caller may be left waiting.
+        let released = WorkoutError.unavailable("the connection was released")
+        for call in inFlight.values { call.fail(CallFailure(disposition: .outcomeUnknown, error: released)) }
+        for call in waiting { call.fail(CallFailure(disposition: .notProcessed, error: released)) }
         keepaliveTimer?.cancel()
         cancelSources()
         readBuffer.deallocate()
@@ -116,6 +123,11 @@ final class ClientConnection: @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 queue.async { [self] in
+                    if case .closed(let error) = phase {
+                        // Cancelled before the handshake began: the descriptor is already closed.
+                        continuation.resume(throwing: CallFailure(disposition: .notProcessed, error: error))
+                        return
+                    }
                     handshakeWaiter = continuation
                     Preface(offering: Handshake.supportedVersions).encode(into: &outbound)
                     var hello = Workout_V1_ClientHello()
@@ -207,6 +219,16 @@ final class ClientConnection: @unchecked Sendable {
             call.fail(.final(WorkoutError(code: .cancelled, message: "the call was cancelled")))
             return
         }
+        // The deadline runs from now, also while the call waits for a free slot.
+        if let deadline = call.deadline {
+            let timer = DispatchWorkItem { [weak self, weak call] in
+                guard let self, let call else { return }
+                abandon(call, .final(WorkoutError(code: .deadlineExceeded, message: "deadline exceeded")))
+            }
+            call.deadlineTimer = timer
+            let remaining = max(deadline - .now, .zero)
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: remaining.nanoseconds)), execute: timer)
+        }
         switch phase {
         case .closed(let error):
             call.fail(CallFailure(disposition: .notProcessed, error: error))
@@ -238,12 +260,6 @@ final class ClientConnection: @unchecked Sendable {
             }
             let milliseconds = (remaining.nanoseconds + 999_999) / 1_000_000
             timeout = UInt32(clamping: milliseconds)
-            let timer = DispatchWorkItem { [weak self, weak call] in
-                guard let self, let call else { return }
-                abandon(call, .final(WorkoutError(code: .deadlineExceeded, message: "deadline exceeded")))
-            }
-            call.deadlineTimer = timer
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: remaining.nanoseconds)), execute: timer)
         }
         do {
             try encoder.append(.request, callID: callID, code: call.method, deadline: timeout, body: call.body, to: &outbound)
@@ -433,7 +449,11 @@ final class ClientConnection: @unchecked Sendable {
 
     private func checkKeepalive() {
         defer { receivedSinceCheck = false }
-        guard case .ready = phase, !inFlight.isEmpty, !receivedSinceCheck else { return }
+        switch phase {
+        case .ready, .draining: break
+        case .handshaking, .closed: return
+        }
+        guard !inFlight.isEmpty, !receivedSinceCheck else { return }
         if pingOutstanding {
             close(with: .unavailable("the server stopped answering"))
             return
@@ -488,6 +508,7 @@ final class ClientConnection: @unchecked Sendable {
             call.fail(CallFailure(disposition: .notProcessed, error: .unavailable(explanation)))
         }
         phase = .draining
+        selfWhileDraining = self
         closeIfDrained()
     }
 
@@ -525,6 +546,7 @@ final class ClientConnection: @unchecked Sendable {
         cancelSources()
         outbound = []
         outboundOffset = 0
+        selfWhileDraining = nil
     }
 
     /// Cancels both sources (the descriptor closes when both are done), or closes the

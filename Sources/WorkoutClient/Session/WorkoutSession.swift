@@ -70,6 +70,9 @@ public final class WorkoutSession {
         }
     }
 
+    /// Moves on every sign-out or expiry, so a `load()` that was waiting meanwhile drops
+    /// what it read instead of showing the previous member's data.
+    @ObservationIgnored private var epoch = 0
     @ObservationIgnored private var watchTask: Task<Void, Never>?
     /// Counts started streams, so that events of a stopped one are never applied.
     @ObservationIgnored private var watchGeneration = 0
@@ -90,6 +93,7 @@ public final class WorkoutSession {
     ///
     /// - Throws: ``WorkoutError`` from Login or the first load.
     public func login(email: String, password: String) async throws(WorkoutError) {
+        epoch += 1  // a load still running for an earlier session must not land
         let signedIn = try await client.login(email: email, password: password)
         status = .signedIn
         apply(profile: signedIn.profile, totals: signedIn.totals)
@@ -132,8 +136,10 @@ public final class WorkoutSession {
     ///
     /// - Throws: ``WorkoutError``; `UNAUTHENTICATED` also turns ``status`` to ``Status/expired``.
     public func load() async throws(WorkoutError) {
+        let started = epoch
         do {
             let snapshot = try await client.profile()
+            guard epoch == started else { return }
             apply(profile: snapshot.profile, totals: snapshot.totals)
             let zone = snapshot.profile.timeZone
             let day = LocalDate.today(in: TimeZone(identifier: zone) ?? .current)
@@ -143,16 +149,21 @@ public final class WorkoutSession {
                 from: Date().addingTimeInterval(-Double(Self.weightWindowDays) * 86_400), pageSize: 1_000)
             async let unlocked = client.achievements()
             async let steps = client.summaries(from: day, to: day)
+            let loaded = (
+                meals: try await meals.meals, workouts: try await workouts.items, weights: try await weightPage.items,
+                achievements: try await unlocked, steps: try await steps.first?.steps ?? 0)
+            guard epoch == started else { return }
             today = day
-            todaysMeals = try await meals.meals
-            recentWorkouts = try await workouts.items
-            weights = try await weightPage.items
-            achievements = try await unlocked
-            todaysSteps = try await steps.first?.steps ?? 0
+            todaysMeals = loaded.meals
+            recentWorkouts = loaded.workouts
+            weights = loaded.weights
+            achievements = loaded.achievements
+            todaysSteps = loaded.steps
             revision = max(revision, snapshot.revision)
             lastError = nil
             startWatching(since: snapshot.revision)
         } catch let error as WorkoutError {
+            guard epoch == started else { throw error }
             note(error)
             throw error
         } catch {
@@ -380,6 +391,7 @@ public final class WorkoutSession {
     }
 
     private func clear(to newStatus: Status) {
+        epoch += 1
         status = newStatus
         profile = nil
         totals = nil
