@@ -79,14 +79,7 @@ struct ConnectionTests {
         #expect(try await warmUp.isServing)
 
         let started = ContinuousClock.now
-        async let outcome: WorkoutError? = {
-            do {
-                _ = try await client.health(timeout: .milliseconds(500))
-                return nil
-            } catch {
-                return error as? WorkoutError
-            }
-        }()
+        async let outcome = failure { _ = try await client.health(timeout: .milliseconds(500)) }
         let request = try await blocking { try peer.readRequest() }
         let budget = try #require(request.deadline)
         #expect(budget > 0 && budget <= 500)
@@ -103,14 +96,7 @@ struct ConnectionTests {
     func cancellation() async throws {
         let server = try ScriptedServer()
         let client = client(server)
-        let task = Task { () -> WorkoutError? in
-            do {
-                _ = try await client.achievements()
-                return nil
-            } catch {
-                return error as? WorkoutError
-            }
-        }
+        let task = Task { await failure { _ = try await client.achievements() } }
         let peer = try await blocking { try server.accept() }
         let request = try await blocking { try peer.readRequest() }
         task.cancel()
@@ -157,14 +143,7 @@ struct ConnectionTests {
     func deadlineWhileWaiting() async throws {
         let server = try ScriptedServer()
         let client = client(server)
-        async let blocker: WorkoutError? = {
-            do {
-                _ = try await client.achievements()
-                return nil
-            } catch {
-                return error as? WorkoutError
-            }
-        }()
+        async let blocker = failure { _ = try await client.achievements() }
         let peer = try await blocking { try server.accept(maxCallsInFlight: 1) }
         let first = try await blocking { try peer.readRequest() }
         let waited = await failure { _ = try await client.health(timeout: .milliseconds(300)) }
@@ -209,14 +188,7 @@ struct ConnectionTests {
     func lostConnection() async throws {
         let server = try ScriptedServer()
         let client = client(server)
-        async let invite: WorkoutError? = {
-            do {
-                _ = try await client.createInvite()
-                return nil
-            } catch {
-                return error as? WorkoutError
-            }
-        }()
+        async let invite = failure { _ = try await client.createInvite() }
         let peer = try await blocking { try server.accept() }
         _ = try await blocking { try peer.readRequest() }
         async let read = client.health()
@@ -273,14 +245,7 @@ struct ConnectionTests {
     func keepalive() async throws {
         let server = try ScriptedServer()
         let client = client(server)
-        async let invite: WorkoutError? = {
-            do {
-                _ = try await client.createInvite()
-                return nil
-            } catch {
-                return error as? WorkoutError
-            }
-        }()
+        async let invite = failure { _ = try await client.createInvite() }
         let peer = try await blocking { try server.accept(pingIntervalMilliseconds: 200) }
         _ = try await blocking { try peer.readRequest() }
         let ping = try await blocking { try peer.readFrame(timeout: 5) }
@@ -311,14 +276,7 @@ struct ConnectionTests {
     func errorStatus() async throws {
         let server = try ScriptedServer()
         let client = client(server)
-        async let logged: WorkoutError? = {
-            do {
-                _ = try await client.logWeight(WeightEntry(weightKg: 7_000))
-                return nil
-            } catch {
-                return error as? WorkoutError
-            }
-        }()
+        async let logged = failure { _ = try await client.logWeight(WeightEntry(weightKg: 7_000)) }
         let peer = try await blocking { try server.accept() }
         let request = try await blocking { try peer.readRequest() }
         try peer.fail(request.callID, .invalidArgument, "entry.weight_kg must be at most 500", field: "entry.weight_kg")

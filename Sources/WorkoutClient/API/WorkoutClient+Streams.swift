@@ -29,6 +29,7 @@ extension WorkoutClient {
             while !Task.isCancelled {
                 var request = Workout_V1_WatchRequest()
                 request.sinceRevision = since
+                var delivered = false
                 do {
                     for try await body in try await openStream(MethodCatalog.watch, request, timeout: nil) {
                         guard let message = try? Workout_V1_WatchEvent(serializedBytes: body) else {
@@ -37,10 +38,12 @@ extension WorkoutClient {
                         let event = WatchEvent(wire: message)
                         since = max(since, event.revision)
                         failures = 0
+                        delivered = true
                         continuation.yield(event)
                     }
-                    // A clean end is the server's limit on a stream's length: resume at once.
-                    continue
+                    // A clean end is the server's limit on a stream's length: resume at once,
+                    // unless the stream ended before its first event (then back off, never spin).
+                    if delivered { continue }
                 } catch {
                     let failure = Self.watchFailure(error)
                     guard failure.resumable, !Task.isCancelled else {
