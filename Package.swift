@@ -41,10 +41,12 @@ let package = Package(
         // The C allocator's one setting the server needs (see workoutd's Serve).
         .target(name: "CMemory"),
 
+        // The one way system calls are made: EINTR retried, errno named with the call.
+        .target(name: "SystemCalls", swiftSettings: strictSettings),
         // A safe, generic wrapper of liblmdb.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
         // Typed tables, ordered keys, secondary indexes, range scans, group commit, schema, backup.
-        .target(name: "Storage", dependencies: ["LMDB"], exclude: ["README.md"], swiftSettings: strictSettings),
+        .target(name: "Storage", dependencies: ["LMDB", "SystemCalls"], exclude: ["README.md"], swiftSettings: strictSettings),
 
         // The wire contract: frames, handshake, status codes, method catalog, compression, messages.
         .target(
@@ -70,7 +72,7 @@ let package = Package(
         .target(
             name: "WorkoutServer",
             dependencies: [
-                "WorkoutCore", "WorkoutProtocol", "Storage",
+                "WorkoutCore", "WorkoutProtocol", "SystemCalls",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -83,7 +85,7 @@ let package = Package(
         // model. It depends on the wire contract alone, never on the store or the server.
         .target(
             name: "WorkoutClient",
-            dependencies: ["WorkoutProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["WorkoutProtocol", "SystemCalls", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
@@ -92,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "workoutd",
             dependencies: [
-                "LMDB", "Storage", "WorkoutProtocol", "WorkoutCore", "WorkoutServer", "CMemory",
+                "LMDB", "Storage", "SystemCalls", "WorkoutProtocol", "WorkoutCore", "WorkoutServer", "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -182,7 +184,7 @@ let package = Package(
         .target(
             name: "WorkoutBenchKit",
             dependencies: [
-                "CLinuxEvents", "WorkoutCore", "WorkoutProtocol", "WorkoutServer",
+                "CLinuxEvents", "SystemCalls", "WorkoutCore", "WorkoutProtocol", "WorkoutServer",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

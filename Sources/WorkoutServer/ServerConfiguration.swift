@@ -40,14 +40,3 @@ package struct ServerConfiguration: Sendable {
     /// The defaults.
     package init() {}
 }
-
-extension Duration {
-    /// Whole milliseconds, saturating.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
-    }
-
-    /// Whole milliseconds as a UInt32, saturating (for hello fields).
-    var clampedMilliseconds: UInt32 { UInt32(clamping: milliseconds) }
-}

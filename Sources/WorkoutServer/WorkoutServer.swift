@@ -1,3 +1,4 @@
+import SystemCalls
 import Dispatch
 import Foundation
 package import Logging
@@ -52,20 +53,20 @@ package final class WorkoutServer: Sendable {
             },
             stats: {
                 var stats = statistics.snapshot()
-                let writer = household.store.writer.statistics
-                stats.commits = UInt64(writer.commits)
-                stats.writeOperations = UInt64(writer.operations)
-                stats.operationsPerCommit = writer.operationsPerCommit
-                if let info = try? household.store.environment.info() {
-                    stats.storeSizeBytes = UInt64(info.mapSize)
-                    stats.storeUsedBytes = UInt64(info.usedBytes)
+                let usage = household.storeUsage()
+                stats.commits = usage.commits
+                stats.writeOperations = usage.writeOperations
+                stats.operationsPerCommit = usage.operationsPerCommit
+                if let mapSize = usage.mapSizeBytes, let used = usage.usedBytes {
+                    stats.storeSizeBytes = mapSize
+                    stats.storeUsedBytes = used
                 }
                 stats.members = UInt32((try? household.listMembersLocally().count) ?? 0)
                 stats.serverTimeMs = Int64(Date().timeIntervalSince1970 * 1000)
-                let usage = ProcessUsage.current()
-                stats.processCpuUs = usage.cpuMicroseconds
-                stats.rssAnonBytes = usage.residentAnonymousBytes
-                stats.rssBytes = usage.residentBytes
+                let process = ProcessUsage.current()
+                stats.processCpuUs = process.cpuMicroseconds
+                stats.rssAnonBytes = process.residentAnonymousBytes
+                stats.rssBytes = process.residentBytes
                 return stats
             })
         context = ServerContext(configuration: configuration, router: router, household: household, statistics: statistics, logger: logger)
@@ -90,7 +91,7 @@ package final class WorkoutServer: Sendable {
                 bound.append(local)
                 let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: acceptQueue)
                 source.setEventHandler { [self] in acceptAll(from: descriptor) }
-                source.setCancelHandler { Glibc.close(descriptor) }
+                source.setCancelHandler { try? SystemCall.close(descriptor) }
                 listeners.withLock { $0.append(ListenerState(descriptor: descriptor, address: local, source: source)) }
                 source.resume()
             }
@@ -136,7 +137,7 @@ package final class WorkoutServer: Sendable {
         Preface.refusal.encode(into: &bytes)
         Frame(type: .goAway, code: StatusCode.resourceExhausted.rawValue, body: (try? details.serializedBytes()) ?? []).encode(into: &bytes)
         _ = bytes.withUnsafeBytes { try? Socket.write(descriptor, $0) }
-        Glibc.close(descriptor)
+        try? SystemCall.close(descriptor)
     }
 
     private func stopListening() {

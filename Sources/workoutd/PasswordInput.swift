@@ -1,3 +1,4 @@
+import SystemCalls
 import Dispatch
 import Foundation
 import Storage

@@ -232,16 +232,17 @@ struct LimitsTests {
                 try partial.write(Array(Preface.magic))
                 #expect(throws: TestConnection.Closed.self) { _ = try partial.readPreface() }
 
-                // A preface but no HELLO: the server's preface, then GOAWAY DEADLINE_EXCEEDED.
+                // A preface but no HELLO: the server's preface and HELLO (sent without waiting
+                // for the client's, PROTOCOL.md 4.2), then GOAWAY DEADLINE_EXCEEDED.
                 let noHello = try TestConnection(port: port)
                 var preface: [UInt8] = []
                 Preface(offering: 1...1).encode(into: &preface)
                 try noHello.write(preface)
                 #expect(try noHello.readPreface() == Preface.accepting(1))
                 let frames = try noHello.readUntilClosed()
-                #expect(frames.map(\.type) == [.goAway])
-                #expect(frames.first?.status == .deadlineExceeded)
-                #expect(Self.details(frames.first).message.contains("handshake"))
+                #expect(frames.map(\.type) == [.hello, .goAway])
+                #expect(frames.last?.status == .deadlineExceeded)
+                #expect(Self.details(frames.last).message.contains("handshake"))
 
                 #expect(try good.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).profile.email == ownerEmail)
                 #expect(eventually { server.openConnections == 1 })

@@ -1,3 +1,4 @@
+import SystemCalls
 import WorkoutServer
 #if canImport(Glibc)
 import Glibc
@@ -122,7 +123,7 @@ final class LoadConnection {
         #else
         let type = SOCK_STREAM
         #endif
-        let socketDescriptor = try systemCall("socket") { socket(AF_INET, type, 0) }
+        let socketDescriptor = try SystemCall.retrying("socket") { socket(AF_INET, type, 0) }
         var yes: Int32 = 1
         setsockopt(socketDescriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
         #if !os(Linux)
@@ -163,7 +164,7 @@ final class LoadConnection {
         precondition(stage == .connecting, "finishConnect while not connecting")
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        _ = try systemCall("getsockopt(SO_ERROR)") { getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length) }
+        _ = try SystemCall.retrying("getsockopt(SO_ERROR)") { getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length) }
         if code != 0 { throw SystemCallError(call: "connect", errno: code) }
         Preface(offering: Handshake.supportedVersions).encode(into: &outbound)
         var hello = Workout_V1_ClientHello()

@@ -1,3 +1,4 @@
+import SystemCalls
 import WorkoutServer
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import SystemCalls
 import WorkoutServer
 #if canImport(Glibc)
 import Glibc
@@ -48,9 +49,9 @@ package final class EventPoller {
     package init(capacity: Int = 1024) throws {
         self.capacity = capacity
         #if os(Linux)
-        epoll = try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        epoll = try SystemCall.retrying("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         do {
-            timer = try systemCall("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+            timer = try SystemCall.retrying("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
         } catch {
             posixClose(epoll)
             throw error
@@ -59,7 +60,7 @@ package final class EventPoller {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = Self.timerToken
-        _ = try systemCall("epoll_ctl(ADD timerfd)") { epoll_ctl(epoll, EPOLL_CTL_ADD, timer, &event) }
+        _ = try SystemCall.retrying("epoll_ctl(ADD timerfd)") { epoll_ctl(epoll, EPOLL_CTL_ADD, timer, &event) }
         #endif
     }
 
@@ -73,7 +74,7 @@ package final class EventPoller {
     package func register(_ descriptor: Int32, token: Int, writable: Bool) throws {
         #if os(Linux)
         var event = Self.event(token: token, writable: writable)
-        _ = try systemCall("epoll_ctl(ADD)") { epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) }
+        _ = try SystemCall.retrying("epoll_ctl(ADD)") { epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) }
         #else
         watched.append((descriptor, token, writable))
         #endif
@@ -85,7 +86,7 @@ package final class EventPoller {
     package func modify(_ descriptor: Int32, token: Int, writable: Bool) throws {
         #if os(Linux)
         var event = Self.event(token: token, writable: writable)
-        _ = try systemCall("epoll_ctl(MOD)") { epoll_ctl(epoll, EPOLL_CTL_MOD, descriptor, &event) }
+        _ = try SystemCall.retrying("epoll_ctl(MOD)") { epoll_ctl(epoll, EPOLL_CTL_MOD, descriptor, &event) }
         #else
         if let index = watched.firstIndex(where: { $0.descriptor == descriptor }) { watched[index].writable = writable }
         #endif
@@ -131,7 +132,7 @@ package final class EventPoller {
                 timeout = 10
             }
         }
-        let count = try systemCall("epoll_wait") { epoll_wait(epoll, events, Int32(capacity), timeout) }
+        let count = try SystemCall.retrying("epoll_wait") { epoll_wait(epoll, events, Int32(capacity), timeout) }
         for index in 0..<Int(count) {
             let event = events[index]
             let token = event.data.u64
@@ -152,7 +153,7 @@ package final class EventPoller {
         let now = MonotonicClock.now()
         let timeout = deadline > now ? Int32(clamping: (deadline - now + 999_999) / 1_000_000) : 0
         var descriptors = watched.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN) | ($0.writable ? Int16(POLLOUT) : 0), revents: 0) }
-        let count = try systemCall("poll") { poll(&descriptors, nfds_t(descriptors.count), timeout) }
+        let count = try SystemCall.retrying("poll") { poll(&descriptors, nfds_t(descriptors.count), timeout) }
         guard count > 0 else { return }
         let snapshot = watched
         for (index, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
@@ -172,7 +173,7 @@ package final class EventPoller {
         var specification = itimerspec()
         specification.it_value.tv_sec = Int(deadline / 1_000_000_000)
         specification.it_value.tv_nsec = Int(deadline % 1_000_000_000)
-        _ = try systemCall("timerfd_settime") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &specification, nil) }
+        _ = try SystemCall.retrying("timerfd_settime") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &specification, nil) }
         armedDeadline = deadline
     }
     #endif

@@ -1,3 +1,4 @@
+import SystemCalls
 import WorkoutServer
 #if canImport(Glibc)
 import Glibc
@@ -25,14 +26,14 @@ package enum FileDescriptorLimit {
         let resource = RLIMIT_NOFILE
         #endif
         var limit = rlimit()
-        _ = try systemCall("getrlimit(RLIMIT_NOFILE)") { getrlimit(resource, &limit) }
+        _ = try SystemCall.retrying("getrlimit(RLIMIT_NOFILE)") { getrlimit(resource, &limit) }
         let wanted = rlim_t(max(needed, 0))
         if limit.rlim_cur >= wanted { return Int(clamping: limit.rlim_cur) }
         guard limit.rlim_max == rlim_t.max || limit.rlim_max >= wanted else {
             throw SystemCallError(call: "setrlimit(RLIMIT_NOFILE): the hard limit \(limit.rlim_max) is below the \(needed) descriptors needed;", errno: EPERM)
         }
         limit.rlim_cur = wanted
-        _ = try systemCall("setrlimit(RLIMIT_NOFILE)") { setrlimit(resource, &limit) }
+        _ = try SystemCall.retrying("setrlimit(RLIMIT_NOFILE)") { setrlimit(resource, &limit) }
         return Int(clamping: limit.rlim_cur)
     }
 }

@@ -1,3 +1,5 @@
+import WorkoutProtocol
+
 /// How ``WorkoutClient`` retries connecting: exponential backoff with jitter, a bounded
 /// number of attempts per connection request.
 ///
@@ -50,8 +52,8 @@ public struct ReconnectPolicy: Sendable, Hashable {
     ///   - generator: The randomness for the jitter.
     public func delay(afterFailures attempt: Int, using generator: inout some RandomNumberGenerator) -> Duration {
         let exponent = Double(max(attempt, 1) - 1)
-        let base = Double(initialDelay.nanoseconds) * pow(multiplier, min(exponent, 64))
-        let capped = min(base, Double(maximumDelay.nanoseconds))
+        let base = Double(initialDelay.wholeNanoseconds) * pow(multiplier, min(exponent, 64))
+        let capped = min(base, Double(maximumDelay.wholeNanoseconds))
         let factor = jitter == 0 ? 1 : Double.random(in: (1 - jitter)...(1 + jitter), using: &generator)
         return .nanoseconds(Int64(min(capped * factor, Double(Int64.max / 2))))
     }

@@ -1,3 +1,4 @@
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -81,36 +82,29 @@ enum ClientSocket {
 
     /// Reads what is there into `buffer`.
     static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
-        while true {
-            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
-            if count > 0 { return .bytes(count) }
-            if count == 0 { return .endOfStream }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
-            return .failed(code)
-        }
+        transfer(zeroMeansEnd: true) { () throws(SystemCallError) in try SystemCall.retrying("recv") { recv(descriptor, buffer.baseAddress, buffer.count, 0) } }
     }
 
     /// Writes as much of `bytes` as the socket takes now.
     static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Transfer {
-        while true {
-            let count = send(descriptor, bytes.baseAddress, bytes.count, sendFlags)
-            if count >= 0 { return .bytes(count) }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
-            return .failed(code)
-        }
+        transfer(zeroMeansEnd: false) { () throws(SystemCallError) in try SystemCall.retrying("send") { send(descriptor, bytes.baseAddress, bytes.count, sendFlags) } }
     }
 
     /// Closes the descriptor.
     static func close(_ descriptor: Int32) {
-        #if canImport(Glibc)
-        _ = Glibc.close(descriptor)
-        #else
-        _ = Darwin.close(descriptor)
-        #endif
+        try? SystemCall.close(descriptor)
+    }
+
+    /// What a `recv` or `send` through ``SystemCall`` came to (0 bytes read is the end of stream).
+    private static func transfer(zeroMeansEnd: Bool, _ call: () throws(SystemCallError) -> Int) -> Transfer {
+        do {
+            let count = try call()
+            return count == 0 && zeroMeansEnd ? .endOfStream : .bytes(count)
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return .wouldBlock
+        } catch {
+            return .failed(error.errno)
+        }
     }
 
     /// `strerror` for an `errno`.

@@ -6,7 +6,7 @@
 /// `RESOURCE_EXHAUSTED`; no common version is `FAILED_PRECONDITION`). A connection that
 /// meets one sends a GOAWAY with that status and ``message``, then closes; a per-call
 /// one (a body that does not inflate) fails only its call.
-public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ProtocolError: RPCErrorConvertible, Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a value that can be compared and switched over without
     /// depending on the message. New codes may be added; match with `==`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {

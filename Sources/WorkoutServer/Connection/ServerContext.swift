@@ -10,6 +10,8 @@ package final class ServerContext: Sendable {
     package let household: HouseholdStore
     package let statistics: ServerStatistics
     package let logger: Logger
+    /// The connection rules' settings, from the configuration.
+    let connectionLimits: ServerConnectionMachine.Limits
     /// Read buffers of ``ServerConfiguration/readChunkSize`` bytes, lent to connections per read.
     let readBuffers: ReadBufferPool
     private let connections = Mutex<[UInt64: Connection]>([:])
@@ -22,6 +24,18 @@ package final class ServerContext: Sendable {
         self.household = household
         self.statistics = statistics
         self.logger = logger
+        var limits = ServerConnectionMachine.Limits()
+        limits.maxFrameSize = configuration.maxFrameSize
+        limits.maxCallsInFlight = configuration.maxCallsInFlight
+        limits.maxBufferedOutput = configuration.maxBufferedOutput
+        limits.slowReaderTimeout = configuration.slowReaderTimeout
+        limits.handshakeTimeout = configuration.handshakeTimeout
+        limits.idleTimeout = configuration.idleTimeout
+        limits.pingInterval = configuration.pingInterval
+        limits.maxStreamDuration = configuration.maxStreamDuration
+        limits.agent = configuration.agent
+        limits.serverVersion = WorkoutServer.version
+        self.connectionLimits = limits
         self.readBuffers = ReadBufferPool(size: max(configuration.readChunkSize, 4_096))
     }
 

@@ -1,9 +1,7 @@
-import Storage
-import WorkoutCore
 package import WorkoutProtocol
 
 /// A failed call as the wire carries it: a status and an `RpcStatus`.
-package struct CallFailure: Error, Sendable {
+package struct CallFailure: Error, Sendable, Equatable {
     /// The status code.
     package var status: StatusCode
     /// The message, field and retry hint.
@@ -18,32 +16,15 @@ package struct CallFailure: Error, Sendable {
         details.retryAfterMs = retryAfterMilliseconds
     }
 
-    /// Maps any error a handler throws to its wire status: the one place where domain,
-    /// storage and protocol errors meet status codes.
+    /// Maps any error a handler throws to its wire status: every layer's error says its own
+    /// through ``RPCErrorConvertible``; anything else is INTERNAL "internal error".
     package init(_ error: any Error) {
         switch error {
         case let failure as CallFailure:
             self = failure
-        case let domain as DomainError:
-            let status: StatusCode = switch domain.code {
-            case .invalidArgument: .invalidArgument
-            case .notFound: .notFound
-            case .alreadyExists: .alreadyExists
-            case .permissionDenied: .permissionDenied
-            case .unauthenticated: .unauthenticated
-            case .failedPrecondition: .failedPrecondition
-            case .resourceExhausted: .resourceExhausted
-            case .aborted: .aborted
-            case .outOfRange: .outOfRange
-            default: .internal
-            }
-            self.init(status, domain.message, field: domain.field ?? "", retryAfterMilliseconds: domain.retryAfterMilliseconds)
-        case let storage as StorageError where storage.code == .closed:
-            self.init(.unavailable, "the server is shutting down")
-        case let protocolError as ProtocolError:
-            self.init(protocolError.status, protocolError.message)
-        case let rpc as RPCError:
-            self.init(rpc.code, rpc.message)
+        case let convertible as any RPCErrorConvertible:
+            let rpc = convertible.rpcError
+            self.init(rpc.code, rpc.message, field: rpc.field, retryAfterMilliseconds: rpc.retryAfterMilliseconds)
         default:
             self.init(.internal, "internal error")
         }

@@ -136,6 +136,9 @@ package struct Router: Sendable {
         routes[number]
     }
 
+    /// The descriptor of every method served, by number: what the connection's rules check.
+    package var descriptors: [UInt32: MethodDescriptor] { routes.mapValues(\.descriptor) }
+
     /// Every method number served.
     package var methods: [UInt32] { routes.keys.sorted() }
 }

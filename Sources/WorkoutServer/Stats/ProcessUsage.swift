@@ -1,3 +1,4 @@
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -60,15 +61,15 @@ package struct ProcessUsage: Sendable, Hashable {
     #if os(Linux)
     /// `/proc/self/status`, read with plain system calls (a few KiB, no Foundation).
     private static func readStatusFile() -> String? {
-        guard let descriptor = try? systemCall("open(/proc/self/status)", { open("/proc/self/status", O_RDONLY | O_CLOEXEC) }) else {
+        guard let descriptor = try? SystemCall.retrying("open(/proc/self/status)", { open("/proc/self/status", O_RDONLY | O_CLOEXEC) }) else {
             return nil
         }
-        defer { close(descriptor) }
+        defer { try? SystemCall.close(descriptor) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = chunk.withUnsafeMutableBytes { buffer in
-                try? systemCall("read(/proc/self/status)") { read(descriptor, buffer.baseAddress, buffer.count) }
+                try? SystemCall.retrying("read(/proc/self/status)") { read(descriptor, buffer.baseAddress, buffer.count) }
             }
             guard let count else { return nil }
             if count == 0 { break }

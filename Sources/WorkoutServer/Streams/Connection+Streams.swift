@@ -1,10 +1,11 @@
-import Dispatch
 import SwiftProtobuf
 import WorkoutCore
 import WorkoutProtocol
 
 /// Server streaming: `Streams.Watch` (one's changes since a revision, then live) and
-/// `Streams.Export` (all of one's data in chunks).
+/// `Streams.Export` (all of one's data in chunks). Producers send only while the machine says
+/// the output has room (``Connection/canProduce(_:)``); the machine's `resumeProducing` brings
+/// them back when the peer has drained it.
 extension Connection {
     func startStream(_ kind: StreamKind, callID: UInt32, body: [UInt8], context requestContext: RequestContext) {
         guard let caller = requestContext.caller else { return }
@@ -14,43 +15,44 @@ extension Connection {
             do {
                 request = try decode(Workout_V1_WatchRequest.self, body)
             } catch {
-                failStream(callID, error)
+                callFinished(callID, .failure(error))
                 return
             }
-            let watch = WatchState(caller: caller, cursor: request.sinceRevision, startedAt: DispatchTime.now().uptimeNanoseconds)
-            watches[callID] = watch
+            let watch = WatchState(caller: caller, cursor: request.sinceRevision)
+            adopt(callID, .watch(watch))
             // Subscribe before the first read, so no commit falls between the two.
             watch.subscription = context.household.changeNotifier.subscribe(caller.userID) { [weak self] in
                 guard let self else { return }
-                queue.async { self.pump(callID) }
+                queue.async {
+                    self.pump(callID)
+                    self.flush()
+                }
             }
-            pump(callID, catchingUp: true)
+            pump(callID)
         case .export:
             do {
-                let chunks = try context.household.export(caller)
-                for chunk in chunks {
-                    send(.streamMessage, callID: callID, body: try chunk.serializedBytes())
-                }
-                guard let call = calls.removeValue(forKey: callID) else { return }
-                call.deadline?.cancel()
-                finish(callID, method: call.method, startedAt: call.startedAt, isStream: true, .success(.reply([])))
+                // Cut to fit this client's frame limit (less room for the frame's own fields).
+                let limit = min(256 << 10, peerMaxFrameSize - 64)
+                let producer = ExportProducer(chunks: try context.household.export(caller, maxChunkBytes: limit))
+                adopt(callID, .export(producer))
+                produceExport(callID)
             } catch {
-                failStream(callID, error)
+                callFinished(callID, .failure(error))
             }
         }
     }
 
-    /// Sends the changes a watch has not seen yet, a page per event.
-    private func pump(_ callID: UInt32, catchingUp: Bool = false) {
-        guard let watch = watches[callID], phase != .closed else { return }
+    /// Sends the changes a watch has not sent yet, a page per event, while there is room.
+    func pump(_ callID: UInt32) {
+        guard case .watch(let watch)? = work(of: callID) else { return }
         do {
-            var sentAny = false
-            while true {
+            while canProduce(callID) {
                 var request = Workout_V1_ChangesRequest()
                 request.sinceRevision = watch.cursor
                 request.pageSize = 100
                 let page = try context.household.changes(watch.caller, request)
-                if page.changes.isEmpty && (sentAny || !catchingUp) { break }
+                // The backlog ends with one event marked caught up, changes or not.
+                if page.changes.isEmpty && watch.caughtUp { break }
                 var event = Workout_V1_WatchEvent()
                 event.changes = page.changes
                 event.revision = page.revision
@@ -58,56 +60,40 @@ extension Connection {
                     event.totals = page.totals
                     watch.sentTotals = true
                 }
-                event.caughtUp = catchingUp && !page.hasMore_p
-                send(.streamMessage, callID: callID, body: try event.serializedBytes())
+                if !watch.caughtUp && !page.hasMore_p {
+                    event.caughtUp = true
+                    watch.caughtUp = true
+                }
                 watch.cursor = page.revision
-                sentAny = true
+                streamMessage(callID, try event.serializedBytes())
                 if !page.hasMore_p { break }
             }
-            flush()
         } catch {
-            failStream(callID, error)
-            flush()
+            callFinished(callID, .failure(error))
         }
     }
 
-    /// Ends a stream with an error.
-    private func failStream(_ callID: UInt32, _ error: any Error) {
-        endStream(callID)
-        guard let call = calls.removeValue(forKey: callID) else { return }
-        call.deadline?.cancel()
-        finish(callID, method: call.method, startedAt: call.startedAt, isStream: true, .failure(error))
+    /// Sends export chunks while there is room; ends the stream OK after the last.
+    func produceExport(_ callID: UInt32) {
+        guard case .export(let producer)? = work(of: callID) else { return }
+        do {
+            while canProduce(callID) {
+                guard let chunk = producer.next() else {
+                    callFinished(callID, .success(.reply([])))
+                    return
+                }
+                streamMessage(callID, try chunk.serializedBytes())
+            }
+        } catch {
+            callFinished(callID, .failure(error))
+        }
     }
 
-    /// Stops a stream's subscription (its final frame is sent by the caller).
-    func endStream(_ callID: UInt32) {
-        guard let watch = watches.removeValue(forKey: callID) else { return }
+    /// Stops a Watch's subscription.
+    func endSubscription(of watch: WatchState) {
         if let subscription = watch.subscription {
             context.household.changeNotifier.cancel(subscription, user: watch.caller.userID)
+            watch.subscription = nil
         }
-    }
-
-    /// Ends every watch: with a STREAM_END of `status` when given, silently when closing.
-    func endWatch(status: StatusCode? = nil, message: String = "") {
-        for callID in Array(watches.keys) {
-            endStream(callID)
-            guard let status, let call = calls.removeValue(forKey: callID) else { continue }
-            call.deadline?.cancel()
-            let result: Result<HandlerOutcome, any Error> = status == .ok ? .success(.reply([])) : .failure(CallFailure(status, message))
-            finish(callID, method: call.method, startedAt: call.startedAt, isStream: true, result)
-        }
-    }
-
-    /// Ends watches open longer than the configured maximum; the client resumes from its revision.
-    func expireStreams(now: UInt64) {
-        let limit = UInt64(context.configuration.maxStreamDuration.milliseconds) * 1_000_000
-        for (callID, watch) in watches where now - watch.startedAt >= limit {
-            endStream(callID)
-            if let call = calls.removeValue(forKey: callID) {
-                call.deadline?.cancel()
-                finish(callID, method: call.method, startedAt: call.startedAt, isStream: true, .success(.reply([])))
-            }
-        }
-        flush()
     }
 }

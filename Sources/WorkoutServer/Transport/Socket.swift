@@ -1,10 +1,11 @@
+package import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The socket calls the server makes, each through ``systemCall(_:_:)``.
+/// The socket calls the server makes, each through ``SystemCall.retrying(_:_:)``.
 package enum Socket {
     /// A non-blocking listening socket bound to `address`.
     ///
@@ -16,27 +17,27 @@ package enum Socket {
         #else
         let type = SOCK_STREAM
         #endif
-        let descriptor = try systemCall("socket") { socket(address.family, type, 0) }
+        let descriptor = try SystemCall.retrying("socket") { socket(address.family, type, 0) }
         do {
             var yes: Int32 = 1
-            _ = try systemCall("setsockopt(SO_REUSEADDR)") {
+            _ = try SystemCall.retrying("setsockopt(SO_REUSEADDR)") {
                 setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
             }
             if address.family == AF_INET6 {
                 // Listen on IPv6 only here: an IPv4 address gets its own socket.
-                _ = try systemCall("setsockopt(IPV6_V6ONLY)") {
+                _ = try SystemCall.retrying("setsockopt(IPV6_V6ONLY)") {
                     setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, socklen_t(MemoryLayout<Int32>.size))
                 }
             }
             _ = try address.storage.withUnsafeBytes { raw in
-                try systemCall("bind(\(address))") {
+                try SystemCall.retrying("bind(\(address))") {
                     bind(descriptor, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
                 }
             }
-            _ = try systemCall("listen") { Glibc.listen(descriptor, backlog) }
+            _ = try SystemCall.retrying("listen") { Glibc.listen(descriptor, backlog) }
             return (descriptor, try localAddress(of: descriptor))
         } catch {
-            close(descriptor)
+            try? SystemCall.close(descriptor)
             throw error
         }
     }
@@ -47,7 +48,7 @@ package enum Socket {
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = try withUnsafeMutablePointer(to: &storage) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                try systemCall("getsockname") { getsockname(descriptor, address, &length) }
+                try SystemCall.retrying("getsockname") { getsockname(descriptor, address, &length) }
             }
         }
         return withUnsafePointer(to: &storage) { SocketAddress(UnsafeRawPointer($0), length: length) }
@@ -61,7 +62,7 @@ package enum Socket {
         do {
             descriptor = try withUnsafeMutablePointer(to: &storage) { pointer in
                 try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    try systemCall("accept") { Glibc.accept(listener, address, &length) }
+                    try SystemCall.retrying("accept") { Glibc.accept(listener, address, &length) }
                 }
             }
         } catch let error as SystemCallError {
@@ -69,11 +70,11 @@ package enum Socket {
             throw error
         }
         do {
-            let flags = try systemCall("fcntl(F_GETFL)") { fcntl(descriptor, F_GETFL) }
-            _ = try systemCall("fcntl(F_SETFL)") { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
-            _ = try systemCall("fcntl(F_SETFD)") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            let flags = try SystemCall.retrying("fcntl(F_GETFL)") { fcntl(descriptor, F_GETFL) }
+            _ = try SystemCall.retrying("fcntl(F_SETFL)") { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+            _ = try SystemCall.retrying("fcntl(F_SETFD)") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         } catch {
-            Glibc.close(descriptor)
+            try? SystemCall.close(descriptor)
             throw error
         }
         var yes: Int32 = 1
@@ -86,14 +87,10 @@ package enum Socket {
     ///
     /// - Returns: the bytes read, 0 at end of stream, or `nil` when the read would block.
     package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int? {
-        while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return nil
-            case let code: throw SystemCallError(call: "read", errno: code)
-            }
+        do {
+            return try SystemCall.retrying("read") { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return nil
         }
     }
 
@@ -101,14 +98,10 @@ package enum Socket {
     ///
     /// - Returns: the bytes written (0 when the write would block).
     package static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
-        while true {
-            let count = send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-            if count >= 0 { return count }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return 0
-            case let code: throw SystemCallError(call: "send", errno: code)
-            }
+        do {
+            return try SystemCall.retrying("send") { send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return 0
         }
     }
 }

@@ -1,3 +1,4 @@
+package import SystemCalls
 #if canImport(Glibc)
 package import Glibc
 #elseif canImport(Darwin)

@@ -1,0 +1,620 @@
+package import WorkoutProtocol
+
+/// Every rule of one server connection, with no socket, no Dispatch and no clock of its own.
+///
+/// The driver (``Connection``) feeds it events, each with the time: bytes that arrived,
+/// bytes the socket took, a call's outcome, a stream's message, a timer tick, shutdown. The
+/// machine answers with ``ServerConnectionAction``s to carry out, and keeps what the peer
+/// should receive in ``output``. What it decides, and nobody else:
+///
+/// 1. **Handshake** (PROTOCOL.md 4): the client's preface is answered at once with ours and
+///    our HELLO (we never wait for the client's HELLO); a bad preface is refused with the
+///    0/0 preface and a GOAWAY; the ClientHello's sizes must be 0 or within bounds; the
+///    whole handshake must finish within `handshakeTimeout`.
+/// 2. **Calls** (8–10): ids strictly increase; a REQUEST is checked in the order of PROTOCOL.md
+///    8 (draining, calls in flight, method known, deadline 0, inflate, session) before the
+///    driver is told to run it; every call gets exactly one final frame; deadlines and CANCEL
+///    end a call at once and tell the driver to stop its work.
+/// 3. **Streams** (11): a stream's messages go out only while the output has room (flow
+///    control is TCP's); a Watch ends OK at the maximum stream duration, UNAUTHENTICATED when
+///    the session ends, UNAVAILABLE at shutdown.
+/// 4. **Keepalive and idle** (12): a PING after `pingInterval` of silence, GOAWAY UNAVAILABLE
+///    when nothing answers within `idleTimeout`; GOAWAY OK after `idleTimeout` without calls.
+/// 5. **Backpressure** (15): at `maxBufferedOutput` unread bytes reading and producing pause;
+///    they resume below half of it; a peer that leaves the output full for
+///    `slowReaderTimeout` is disconnected.
+/// 6. **GOAWAY and draining** (13): shutdown sends GOAWAY naming the last call id, answers
+///    later REQUESTs UNAVAILABLE, and closes when the calls are done and the output written.
+///
+/// Once ``phase`` is `.closed` every event is ignored.
+package struct ServerConnectionMachine: Sendable {
+    /// The settings the rules apply.
+    package struct Limits: Sendable, Hashable {
+        /// The largest frame payload accepted after the HELLO exchange.
+        package var maxFrameSize = HandshakeLimits.defaultMaxFrameSize
+        /// Calls in flight per connection (an open stream counts).
+        package var maxCallsInFlight = HandshakeLimits.defaultMaxCallsInFlight
+        /// Unread output at which reading and producing pause.
+        package var maxBufferedOutput = 8 << 20
+        /// How long the output may stay full before the peer is dropped.
+        package var slowReaderTimeout: Duration = .seconds(30)
+        /// How long the preface and HELLO may take.
+        package var handshakeTimeout: Duration = .seconds(10)
+        /// Silence without calls before GOAWAY OK; also how long a PING may go unanswered.
+        package var idleTimeout: Duration = .seconds(300)
+        /// Silence before the server sends a PING.
+        package var pingInterval: Duration = .seconds(30)
+        /// How long a Watch may run before it ends OK (the client resumes).
+        package var maxStreamDuration: Duration = .seconds(24 * 3600)
+        /// The server software, in ServerHello.
+        package var agent = "workoutd"
+        /// The server's version, in ServerHello.
+        package var serverVersion = ""
+
+        /// The protocol's defaults.
+        package init() {}
+    }
+
+    /// Where the connection is in its life.
+    package enum Phase: Sendable, Hashable {
+        /// Waiting for the client's 8-byte preface.
+        case awaitingPreface
+        /// Our preface and HELLO are out; waiting for the client's HELLO.
+        case awaitingHello
+        /// Calls are served.
+        case open
+        /// GOAWAY sent: calls in flight finish, new ones are answered UNAVAILABLE.
+        case draining
+        /// Done; every event is ignored.
+        case closed
+    }
+
+    /// A call the driver is running.
+    private struct OpenCall: Sendable {
+        let method: UInt32
+        let isStream: Bool
+        /// A Watch: resumable, so it ends OK at the stream duration limit and with the session.
+        let isWatch: Bool
+        let startedAt: ConnectionInstant
+        let deadline: ConnectionInstant?
+        /// The deadline's budget as the client sent it, for the message.
+        let budgetMilliseconds: UInt32
+    }
+
+    /// The rules' settings.
+    package let limits: Limits
+    /// Where the connection is.
+    package private(set) var phase = Phase.awaitingPreface
+    /// What the peer should receive and the socket has not taken yet.
+    package private(set) var output = OutputBuffer()
+    /// Whether a call has bound a session to the connection.
+    package private(set) var hasSession = false
+    /// The client software its HELLO named (at most 128 bytes).
+    package private(set) var clientAgent = ""
+
+    private let methods: [UInt32: MethodDescriptor]
+    private var decoder = FrameDecoder(role: .server)
+    private var encoder = FrameEncoder()
+    private var callIDs = CallIDSequence()
+    private var calls: [UInt32: OpenCall] = [:]
+    private var keepalive: Keepalive
+    private let openedAt: ConnectionInstant
+    /// The last REQUEST, CANCEL or final frame: what the idle timeout counts from.
+    private var lastCallActivity: ConnectionInstant
+    /// Since when the output has been full (reading and producing paused).
+    private var backedUpSince: ConnectionInstant?
+    /// The earliest call deadline or stream end, possibly stale (earlier than the truth).
+    private var earliestCallTimer: ConnectionInstant?
+    /// When the driver's timer is set to fire.
+    private var armedAt: ConnectionInstant?
+
+    /// The method that streams changes live (ends OK at the duration limit, with the session).
+    private static let watchMethod = MethodCatalog.watch.descriptor.number
+
+    /// A connection accepted at `now`, serving `methods`.
+    package init(limits: Limits, methods: [UInt32: MethodDescriptor], now: ConnectionInstant) {
+        self.limits = limits
+        self.methods = methods
+        self.openedAt = now
+        self.lastCallActivity = now
+        self.keepalive = Keepalive(interval: limits.pingInterval, timeout: limits.idleTimeout, now: now)
+    }
+
+    // MARK: - Queries
+
+    /// Whether a stream's producer may send now: the call is open and the output has room.
+    package func canProduce(_ callID: UInt32) -> Bool {
+        backedUpSince == nil && calls[callID] != nil && (phase == .open || phase == .draining)
+    }
+
+    /// The largest body a stream message may carry to this client.
+    package var peerMaxFrameSize: Int { encoder.maxFrameSize }
+
+    /// The highest call id accepted (L of a GOAWAY).
+    package var lastCallID: UInt32 { callIDs.last }
+
+    /// Whether a call is in flight (its final frame not yet sent).
+    package func isRunning(_ callID: UInt32) -> Bool { calls[callID] != nil }
+
+    /// The number of calls in flight.
+    package var callsInFlight: Int { calls.count }
+
+    // MARK: - Events
+
+    /// The connection was admitted: arms the handshake timer.
+    package mutating func start(now: ConnectionInstant) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        settle(now: now, &actions)
+        return actions
+    }
+
+    /// Bytes arrived from the peer.
+    package mutating func received(_ bytes: UnsafeRawBufferPointer, now: ConnectionInstant) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        guard phase != .closed else { return actions }
+        keepalive.heard(at: now)
+        decoder.append(bytes)
+        do {
+            if phase == .awaitingPreface {
+                guard let preface = try decoder.readPreface() else {
+                    settle(now: now, &actions)
+                    return actions
+                }
+                switch Handshake.answer(to: preface) {
+                case .success(let answer):
+                    output.append { answer.encode(into: &$0) }
+                    sendServerHello()
+                    phase = .awaitingHello
+                case .failure(let error):
+                    refuse(error, &actions)
+                    return actions
+                }
+            }
+            while phase != .closed, let frame = try decoder.nextFrame() {
+                try handle(frame, now: now, &actions)
+            }
+        } catch {
+            if phase == .awaitingPreface {
+                refuse(error, &actions)
+            } else {
+                closeWithError(error.status, error.message, log: "protocol error: \(error.message)", &actions)
+            }
+            return actions
+        }
+        settle(now: now, &actions)
+        return actions
+    }
+
+    /// The socket took `count` bytes of ``output``.
+    package mutating func wrote(_ count: Int, now: ConnectionInstant) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        guard phase != .closed else { return actions }
+        output.consume(count)
+        if backedUpSince != nil, output.count <= limits.maxBufferedOutput / 2 {
+            backedUpSince = nil
+            actions.append(.resumeReading)
+            if calls.values.contains(where: \.isStream) { actions.append(.resumeProducing) }
+        }
+        settle(now: now, &actions)
+        return actions
+    }
+
+    /// A call's work ended with `outcome`; `session` says whether it bound or ended the
+    /// connection's session. Ignored when the call already ended (cancelled, timed out).
+    package mutating func callFinished(
+        _ callID: UInt32, _ outcome: CallOutcome, session: SessionChange? = nil, now: ConnectionInstant
+    ) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        guard phase != .closed, let call = calls.removeValue(forKey: callID) else { return actions }
+        sendFinal(callID, method: call.method, isStream: call.isStream, startedAt: call.startedAt, outcome, now: now, &actions)
+        switch session {
+        case .bound?:
+            hasSession = true
+        case .ended?:
+            hasSession = false
+            endWatches(.failure(CallFailure(.unauthenticated, "the session ended")), now: now, &actions)
+        case nil:
+            break
+        }
+        settle(now: now, &actions)
+        return actions
+    }
+
+    /// A stream's producer has a message for the client. Dropped when the call has ended.
+    package mutating func streamMessage(_ callID: UInt32, _ body: [UInt8], now: ConnectionInstant) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        guard phase == .open || phase == .draining, let call = calls[callID] else { return actions }
+        do {
+            try output.append { bytes throws(ProtocolError) in try encoder.append(.streamMessage, callID: callID, body: body, to: &bytes) }
+        } catch {
+            calls[callID] = nil
+            actions.append(.stopWork(callID: callID))
+            sendFinal(callID, method: call.method, isStream: true, startedAt: call.startedAt,
+                      .failure(CallFailure(.resourceExhausted, tooLarge(body.count))), now: now, &actions)
+        }
+        settle(now: now, &actions)
+        return actions
+    }
+
+    /// The timer fired (or any moment): applies every time limit that has passed by `now`.
+    package mutating func tick(now: ConnectionInstant) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        armedAt = nil
+        switch phase {
+        case .closed:
+            return actions
+        case .awaitingPreface, .awaitingHello:
+            if now >= openedAt + limits.handshakeTimeout {
+                let message = "the handshake did not finish within \(limits.handshakeTimeout)"
+                if phase == .awaitingHello {
+                    closeWithError(.deadlineExceeded, message, log: "handshake timed out", &actions)
+                } else {
+                    close(log: "handshake timed out", &actions)
+                }
+                return actions
+            }
+        case .open, .draining:
+            if let backedUpSince, now >= backedUpSince + limits.slowReaderTimeout {
+                endWatches(.failure(CallFailure(.resourceExhausted, "the client reads too slowly")), now: now, &actions)
+                close(log: "dropping a slow reader: \(output.count) bytes unread for \(limits.slowReaderTimeout)", &actions)
+                return actions
+            }
+            if calls.isEmpty, limits.idleTimeout > .zero, now >= lastCallActivity + limits.idleTimeout {
+                goAway(.ok, "idle for \(limits.idleTimeout); reconnect when needed")
+                close(log: "idle timeout", &actions)
+                return actions
+            }
+            switch keepalive.check(at: now) {
+            case .wait:
+                break
+            case .sendPing:
+                output.append { Frame(type: .ping, body: Keepalive.pingPayload(at: now)).encode(into: &$0) }
+            case .peerUnresponsive:
+                goAway(.unavailable, "keepalive timeout: no answer to a PING within \(limits.idleTimeout)")
+                close(log: "peer stopped answering pings", &actions)
+                return actions
+            }
+            expireCalls(now: now, &actions)
+        }
+        settle(now: now, &actions)
+        return actions
+    }
+
+    /// Starts a graceful end: GOAWAY naming the last call, Watches end UNAVAILABLE, calls in
+    /// flight finish, then close. Before the handshake is done, closes at once.
+    package mutating func beginShutdown(message: String, now: ConnectionInstant) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        switch phase {
+        case .closed, .draining:
+            return actions
+        case .awaitingPreface, .awaitingHello:
+            close(log: "closed during the handshake: \(message)", &actions)
+            return actions
+        case .open:
+            phase = .draining
+            endWatches(.failure(CallFailure(.unavailable, message)), now: now, &actions)
+            goAway(.ok, message)
+            settle(now: now, &actions)
+            return actions
+        }
+    }
+
+    /// The peer closed, or reading or writing failed: closes without a word.
+    package mutating func connectionLost(_ reason: String) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        close(log: reason, &actions)
+        return actions
+    }
+
+    // MARK: - Frames
+
+    private mutating func handle(_ frame: Frame, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) throws(ProtocolError) {
+        switch frame.type {
+        case .hello:
+            try receiveHello(frame)
+        case .request:
+            guard phase == .open || phase == .draining else {
+                throw ProtocolError(.unexpectedHello, "REQUEST before the HELLO exchange")
+            }
+            try callIDs.accept(frame.callID)
+            lastCallActivity = now
+            startCall(frame, now: now, &actions)
+        case .cancel:
+            lastCallActivity = now
+            guard let call = calls.removeValue(forKey: frame.callID) else { return }
+            actions.append(.stopWork(callID: frame.callID))
+            sendFinal(frame.callID, method: call.method, isStream: call.isStream, startedAt: call.startedAt,
+                      .failure(CallFailure(.cancelled, "cancelled by the client")), now: now, &actions)
+        case .ping:
+            output.append { Frame(type: .pong, body: frame.body).encode(into: &$0) }
+        case .pong:
+            break
+        default:
+            throw ProtocolError(.unexpectedFrameType, "\(frame.type) frames may not be sent by a client")
+        }
+    }
+
+    private mutating func sendServerHello() {
+        var hello = Workout_V1_ServerHello()
+        hello.version = UInt32(Handshake.supportedVersions.upperBound)
+        hello.serverAgent = limits.agent
+        hello.serverVersion = limits.serverVersion
+        hello.maxFrameSize = UInt32(limits.maxFrameSize)
+        hello.maxCallsInFlight = UInt32(limits.maxCallsInFlight)
+        hello.pingIntervalMs = limits.pingInterval.clampedMilliseconds
+        hello.idleTimeoutMs = limits.idleTimeout.clampedMilliseconds
+        hello.maxDecompressedSize = UInt32(limits.maxFrameSize)
+        hello.acceptsCompressed = true
+        let body = (try? hello.serializedBytes()) ?? []
+        output.append { Frame(type: .hello, body: body).encode(into: &$0) }
+    }
+
+    private mutating func receiveHello(_ frame: Frame) throws(ProtocolError) {
+        guard phase == .awaitingHello else {
+            throw ProtocolError(.unexpectedHello, "a second HELLO")
+        }
+        let body = try frame.decodedBody(maxDecompressedSize: Handshake.preHelloMaxFrameSize)
+        guard let hello = try? Workout_V1_ClientHello(serializedBytes: body) else {
+            throw ProtocolError(.unexpectedHello, "the HELLO does not decode as workout.v1.ClientHello")
+        }
+        let allowed = HandshakeLimits.allowedFrameSizes
+        for (name, value) in [("max_frame_size", hello.maxFrameSize), ("max_decompressed_size", hello.maxDecompressedSize)]
+        where value != 0 && !allowed.contains(Int(value)) {
+            throw ProtocolError(.invalidLimits, "ClientHello.\(name) \(value) is outside 0 or \(allowed.lowerBound)...\(allowed.upperBound)")
+        }
+        clientAgent = String(decoding: hello.agent.utf8.prefix(128), as: UTF8.self)
+        let clientMax = hello.maxFrameSize == 0 ? HandshakeLimits.defaultMaxFrameSize : Int(hello.maxFrameSize)
+        encoder = FrameEncoder(
+            maxFrameSize: clientMax,
+            compressionEnabled: hello.acceptsCompressed,
+            maxDecompressedSize: hello.maxDecompressedSize == 0 ? nil : Int(hello.maxDecompressedSize))
+        decoder.maxFrameSize = limits.maxFrameSize
+        phase = .open
+    }
+
+    // MARK: - Calls
+
+    private mutating func startCall(_ frame: Frame, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
+        let callID = frame.callID
+        let descriptor = methods[frame.code]
+        func refuse(_ status: StatusCode, _ message: String, _ actions: inout [ServerConnectionAction]) {
+            sendFinal(callID, method: frame.code, isStream: descriptor?.isServerStreaming ?? false, startedAt: now,
+                      .failure(CallFailure(status, message)), now: now, &actions)
+        }
+        guard phase == .open else {
+            refuse(.unavailable, "the server is shutting down; call again on a new connection", &actions)
+            return
+        }
+        guard calls.count < limits.maxCallsInFlight else {
+            refuse(.resourceExhausted, "too many calls in flight: at most \(limits.maxCallsInFlight) on this connection", &actions)
+            return
+        }
+        guard let descriptor else {
+            refuse(.unimplemented, "this server has no method \(frame.code)", &actions)
+            return
+        }
+        if frame.deadline == 0 {
+            refuse(.deadlineExceeded, "the call's deadline had passed when it arrived", &actions)
+            return
+        }
+        let body: [UInt8]
+        do {
+            body = try frame.decodedBody(maxDecompressedSize: limits.maxFrameSize)
+        } catch {
+            refuse(error.status, error.message, &actions)
+            return
+        }
+        if descriptor.needsSession && !hasSession {
+            refuse(.unauthenticated, "this method needs a session: call Auth.Login, Auth.Register or Auth.Resume first", &actions)
+            return
+        }
+        let deadline = frame.deadline.map { now + .milliseconds(Int64($0)) }
+        let call = OpenCall(
+            method: frame.code, isStream: descriptor.isServerStreaming, isWatch: frame.code == Self.watchMethod,
+            startedAt: now, deadline: deadline, budgetMilliseconds: frame.deadline ?? 0)
+        calls[callID] = call
+        if let end = timerOf(call) { earliestCallTimer = min(earliestCallTimer ?? end, end) }
+        actions.append(.run(ServerCallStart(callID: callID, method: descriptor, body: body)))
+    }
+
+    /// When a call's own timer runs out: its deadline, or a Watch's duration limit.
+    private func timerOf(_ call: OpenCall) -> ConnectionInstant? {
+        let streamEnd = call.isWatch ? call.startedAt + limits.maxStreamDuration : nil
+        switch (call.deadline, streamEnd) {
+        case let (deadline?, end?): return min(deadline, end)
+        case let (deadline?, nil): return deadline
+        case let (nil, end): return end
+        }
+    }
+
+    /// Ends calls past their deadline (DEADLINE_EXCEEDED) and Watches past the stream
+    /// duration (OK: the client resumes).
+    private mutating func expireCalls(now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
+        guard let earliest = earliestCallTimer, earliest <= now else { return }
+        earliestCallTimer = nil
+        for (callID, call) in calls.sorted(by: { $0.key < $1.key }) {
+            if let deadline = call.deadline, deadline <= now {
+                calls[callID] = nil
+                actions.append(.stopWork(callID: callID))
+                sendFinal(callID, method: call.method, isStream: call.isStream, startedAt: call.startedAt,
+                          .failure(CallFailure(.deadlineExceeded, "the call did not finish within its deadline of \(call.budgetMilliseconds) ms")),
+                          now: now, &actions)
+            } else if call.isWatch, now >= call.startedAt + limits.maxStreamDuration {
+                calls[callID] = nil
+                actions.append(.stopWork(callID: callID))
+                sendFinal(callID, method: call.method, isStream: true, startedAt: call.startedAt, .success([]), now: now, &actions)
+            } else if let end = timerOf(call) {
+                earliestCallTimer = min(earliestCallTimer ?? end, end)
+            }
+        }
+    }
+
+    /// Ends every open Watch with `outcome`.
+    private mutating func endWatches(_ outcome: CallOutcome, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
+        for (callID, call) in calls.sorted(by: { $0.key < $1.key }) where call.isWatch {
+            calls[callID] = nil
+            actions.append(.stopWork(callID: callID))
+            sendFinal(callID, method: call.method, isStream: true, startedAt: call.startedAt, outcome, now: now, &actions)
+        }
+    }
+
+    /// Sends a call's one final frame: RESPONSE or STREAM_END, with its status. A response too
+    /// large for the client becomes RESOURCE_EXHAUSTED saying so.
+    private mutating func sendFinal(
+        _ callID: UInt32, method: UInt32, isStream: Bool, startedAt: ConnectionInstant,
+        _ outcome: CallOutcome, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]
+    ) {
+        let type: FrameType = isStream ? .streamEnd : .response
+        var status = StatusCode.ok
+        switch outcome {
+        case .success(let body):
+            do {
+                try output.append { bytes throws(ProtocolError) in try encoder.append(type, callID: callID, body: isStream ? [] : body, to: &bytes) }
+            } catch {
+                status = .resourceExhausted
+                appendFailure(type, callID: callID, CallFailure(.resourceExhausted, tooLarge(body.count)))
+            }
+        case .failure(let failure):
+            status = failure.status
+            appendFailure(type, callID: callID, failure)
+        }
+        lastCallActivity = now
+        actions.append(.callEnded(ServerCallSummary(callID: callID, method: method, status: status, duration: now.since(startedAt))))
+    }
+
+    private mutating func appendFailure(_ type: FrameType, callID: UInt32, _ failure: CallFailure) {
+        let body = (try? failure.details.serializedBytes()) ?? []
+        output.append { Frame(type: type, callID: callID, code: failure.status.rawValue, body: body).encode(into: &$0) }
+    }
+
+    private func tooLarge(_ size: Int) -> String {
+        "the response (\(size) bytes) is larger than this client's max frame size \(encoder.maxFrameSize)"
+    }
+
+    // MARK: - Closing
+
+    /// Appends a GOAWAY naming the last call the server will finish.
+    private mutating func goAway(_ status: StatusCode, _ message: String) {
+        let frame = GoAwayNotice(lastCallID: callIDs.last, status: status, message: message).frame
+        output.append { frame.encode(into: &$0) }
+    }
+
+    /// Refuses a bad preface: the 0/0 preface, a GOAWAY saying why, then close.
+    private mutating func refuse(_ error: ProtocolError, _ actions: inout [ServerConnectionAction]) {
+        var details = Workout_V1_RpcStatus()
+        details.message = error.message
+        let payload = (try? details.serializedBytes()) ?? []
+        output.append { Handshake.writeRefusal(error, goAwayPayload: payload, into: &$0) }
+        close(log: "handshake refused: \(error.message)", &actions)
+    }
+
+    /// A connection error: GOAWAY with its status, calls in flight abandoned, close.
+    private mutating func closeWithError(_ status: StatusCode, _ message: String, log: String, _ actions: inout [ServerConnectionAction]) {
+        goAway(status, message)
+        close(log: log, &actions)
+    }
+
+    /// Closes: every call's work stops; the driver writes what the output holds and closes.
+    private mutating func close(log: String, _ actions: inout [ServerConnectionAction]) {
+        guard phase != .closed else { return }
+        phase = .closed
+        for callID in calls.keys.sorted() { actions.append(.stopWork(callID: callID)) }
+        calls.removeAll()
+        actions.append(.close(log: log))
+    }
+
+    /// After every event: backpressure, the end of draining, and the timer.
+    private mutating func settle(now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
+        guard phase != .closed else { return }
+        if backedUpSince == nil, output.count >= limits.maxBufferedOutput {
+            backedUpSince = now
+            actions.append(.pauseReading)
+        }
+        if phase == .draining, calls.isEmpty, output.isEmpty {
+            close(log: "drained", &actions)
+            return
+        }
+        if let next = nextWake(), armedAt.map({ next < $0 }) ?? true {
+            armedAt = next
+            actions.append(.armTimer(next))
+        }
+    }
+
+    /// The earliest moment a time limit may apply.
+    private func nextWake() -> ConnectionInstant? {
+        switch phase {
+        case .closed:
+            return nil
+        case .awaitingPreface, .awaitingHello:
+            return openedAt + limits.handshakeTimeout
+        case .open, .draining:
+            var next = keepalive.nextCheck()
+            func consider(_ instant: ConnectionInstant?) {
+                guard let instant else { return }
+                next = min(next ?? instant, instant)
+            }
+            consider(backedUpSince.map { $0 + limits.slowReaderTimeout })
+            if calls.isEmpty, limits.idleTimeout > .zero { consider(lastCallActivity + limits.idleTimeout) }
+            consider(earliestCallTimer)
+            return next
+        }
+    }
+}
+
+/// What a call's work came to.
+package enum CallOutcome: Sendable, Equatable {
+    /// Success: a unary call's response body (a stream's is ignored: STREAM_END OK is empty).
+    case success([UInt8])
+    /// Failure, with the status and details for the wire.
+    case failure(CallFailure)
+}
+
+/// How a call changed the connection's session.
+package enum SessionChange: Sendable, Hashable {
+    /// Login, Register or Resume bound a session.
+    case bound
+    /// Logout or account deletion ended it.
+    case ended
+}
+
+/// A call that passed every connection check and is the driver's to run.
+package struct ServerCallStart: Sendable, Equatable {
+    /// The call's id.
+    package let callID: UInt32
+    /// The method.
+    package let method: MethodDescriptor
+    /// The request body, inflated.
+    package let body: [UInt8]
+}
+
+/// A call's final frame went out: for statistics and logs.
+package struct ServerCallSummary: Sendable, Hashable {
+    /// The call's id.
+    package let callID: UInt32
+    /// The method number.
+    package let method: UInt32
+    /// The status sent.
+    package let status: StatusCode
+    /// From the REQUEST to the final frame.
+    package let duration: Duration
+}
+
+/// What ``ServerConnectionMachine`` asks its driver to do.
+package enum ServerConnectionAction: Sendable, Equatable {
+    /// Run a call's work; report its end with `callFinished` (or messages with `streamMessage`).
+    case run(ServerCallStart)
+    /// Stop a call's work: its final frame went out already, or never will.
+    case stopWork(callID: UInt32)
+    /// A call's final frame went out.
+    case callEnded(ServerCallSummary)
+    /// Stop reading: the output is full.
+    case pauseReading
+    /// Read again: the peer drained the output.
+    case resumeReading
+    /// Streams may produce again (see ``ServerConnectionMachine/canProduce(_:)``).
+    case resumeProducing
+    /// Call ``ServerConnectionMachine/tick(now:)`` at this moment (replacing an earlier setting).
+    case armTimer(ConnectionInstant)
+    /// Write what the output holds if the socket takes it, then close; `log` says why.
+    case close(log: String)
+}
