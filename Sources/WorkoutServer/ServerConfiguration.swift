@@ -40,3 +40,20 @@ package struct ServerConfiguration: Sendable {
     /// The defaults.
     package init() {}
 }
+
+extension ServerConnectionMachine.Limits {
+    /// The connection rules' settings of `configuration`.
+    init(_ configuration: ServerConfiguration) {
+        self.init()
+        maxFrameSize = configuration.maxFrameSize
+        maxCallsInFlight = configuration.maxCallsInFlight
+        maxBufferedOutput = configuration.maxBufferedOutput
+        slowReaderTimeout = configuration.slowReaderTimeout
+        handshakeTimeout = configuration.handshakeTimeout
+        idleTimeout = configuration.idleTimeout
+        pingInterval = configuration.pingInterval
+        maxStreamDuration = configuration.maxStreamDuration
+        agent = configuration.agent
+        serverVersion = WorkoutServer.version
+    }
+}

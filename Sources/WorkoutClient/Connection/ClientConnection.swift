@@ -17,15 +17,8 @@ import WorkoutProtocol
 /// Safe to send between threads because: every mutable property is touched only on
 /// `queue`, except ``isUsable``, which is atomic.
 final class ClientConnection: @unchecked Sendable {
-    /// What the client announces and accepts.
-    struct Options: Sendable {
-        /// The client software, sent in the HELLO (at most 128 bytes).
-        var agent = "WorkoutClient/1"
-        /// The largest frame payload we accept, and our inflate cap.
-        var maxFrameSize = HandshakeLimits.defaultMaxFrameSize
-        /// How long connecting plus the handshake may take.
-        var connectTimeout: Duration = .seconds(5)
-    }
+    /// What the client announces and how long opening may take.
+    typealias Options = ClientConnectionMachine.Options
 
     /// The server's HELLO: its software and limits.
     private(set) var serverHello = Workout_V1_ServerHello()
@@ -58,8 +51,8 @@ final class ClientConnection: @unchecked Sendable {
     /// - Throws: ``CallFailure`` (`notProcessed`) with `UNAVAILABLE` when the server
     ///   cannot be reached, refuses the connection, or does not finish the handshake in time.
     static func open(to address: ServerAddress, options: Options) async throws -> ClientConnection {
-        let timeout = options.connectTimeout
-        let milliseconds = Int32(clamping: timeout.wholeNanoseconds / 1_000_000)
+        // connect(2)'s own time limit, before any protocol (the machine times the handshake).
+        let milliseconds = Int32(clamping: options.connectTimeout.wholeNanoseconds / 1_000_000)
         // Resolving and connecting block: a thread of their own, so that neither Swift's
         // cooperative pool nor Dispatch's shared pool waits on a slow name server or network.
         let descriptor: Int32 = try await withCheckedThrowingContinuation { continuation in
@@ -82,11 +75,7 @@ final class ClientConnection: @unchecked Sendable {
         self.descriptor = descriptor
         self.queue = DispatchQueue(label: "workout.client.connection")
         self.readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
-        var machineOptions = ClientConnectionMachine.Options()
-        machineOptions.agent = options.agent
-        machineOptions.maxFrameSize = options.maxFrameSize
-        machineOptions.handshakeTimeout = options.connectTimeout
-        self.machine = ClientConnectionMachine(options: machineOptions, now: Self.now())
+        self.machine = ClientConnectionMachine(options: options, now: Self.now())
         self.serverAddress = address
     }
 

@@ -23,14 +23,14 @@ import WorkoutProtocol
 ///
 /// Once closed, every event is ignored, and every call still waiting has been failed.
 struct ClientConnectionMachine {
-    /// What the client announces and how long the handshake may take.
+    /// What the client announces and how long opening may take.
     struct Options: Sendable {
         /// The client software, sent in the HELLO (at most 128 bytes).
         var agent = "WorkoutClient/1"
         /// The largest frame payload we accept, and our inflate cap.
         var maxFrameSize = HandshakeLimits.defaultMaxFrameSize
-        /// How long the handshake may take.
-        var handshakeTimeout: Duration = .seconds(5)
+        /// How long connecting may take, and then the handshake as well.
+        var connectTimeout: Duration = .seconds(5)
     }
 
     /// Where the connection is in its life.
@@ -165,7 +165,8 @@ struct ClientConnectionMachine {
         do {
             if decoder.peerPreface == nil {
                 guard let preface = try decoder.readPreface() else { return actions }
-                if let version = preface.versions, !Handshake.supportedVersions.contains(version.lowerBound) {
+                // A refusal (0/0) is followed by the GOAWAY that says why.
+                if preface != .refusal, let version = preface.versions, !Handshake.supportedVersions.contains(version.lowerBound) {
                     close(.unavailable("the server chose protocol version \(version.lowerBound), which this client does not speak"), &actions)
                     return actions
                 }
@@ -194,8 +195,8 @@ struct ClientConnectionMachine {
         case .closed:
             return actions
         case .handshaking:
-            if now >= openedAt + options.handshakeTimeout {
-                close(.unavailable("the server did not complete the handshake within \(options.handshakeTimeout)"), &actions)
+            if now >= openedAt + options.connectTimeout {
+                close(.unavailable("the server did not complete the handshake within \(options.connectTimeout)"), &actions)
                 return actions
             }
         case .ready, .draining:
@@ -373,7 +374,7 @@ struct ClientConnectionMachine {
             guard let instant else { return }
             next = min(next ?? instant, instant)
         }
-        if case .handshaking = phase { consider(openedAt + options.handshakeTimeout) }
+        if case .handshaking = phase { consider(openedAt + options.connectTimeout) }
         consider(keepalive?.nextCheck(watching: !inFlight.isEmpty))
         consider(earliestDeadline)
         if let next, armedAt.map({ next < $0 }) ?? true {

@@ -24,18 +24,7 @@ package final class ServerContext: Sendable {
         self.household = household
         self.statistics = statistics
         self.logger = logger
-        var limits = ServerConnectionMachine.Limits()
-        limits.maxFrameSize = configuration.maxFrameSize
-        limits.maxCallsInFlight = configuration.maxCallsInFlight
-        limits.maxBufferedOutput = configuration.maxBufferedOutput
-        limits.slowReaderTimeout = configuration.slowReaderTimeout
-        limits.handshakeTimeout = configuration.handshakeTimeout
-        limits.idleTimeout = configuration.idleTimeout
-        limits.pingInterval = configuration.pingInterval
-        limits.maxStreamDuration = configuration.maxStreamDuration
-        limits.agent = configuration.agent
-        limits.serverVersion = WorkoutServer.version
-        self.connectionLimits = limits
+        self.connectionLimits = ServerConnectionMachine.Limits(configuration)
         self.readBuffers = ReadBufferPool(size: max(configuration.readChunkSize, 4_096))
     }
 
