@@ -181,11 +181,12 @@ package final class TestConnection: @unchecked Sendable {
     }
 
     /// Preface and HELLO both ways.
-    package func handshake(agent: String = "tests", acceptsCompressed: Bool = true) throws {
+    package func handshake(agent: String = "tests", acceptsCompressed: Bool = true, maxFrameSize: UInt32 = 0) throws {
         var bytes: [UInt8] = []
         Preface(offering: 1...1).encode(into: &bytes)
         var hello = Workout_V1_ClientHello()
         hello.agent = agent
+        hello.maxFrameSize = maxFrameSize
         hello.acceptsCompressed = acceptsCompressed
         Frame(type: .hello, body: try hello.serializedBytes()).encode(into: &bytes)
         try write(bytes)

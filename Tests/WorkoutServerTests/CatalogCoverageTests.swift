@@ -522,11 +522,15 @@ struct CatalogCoverageTests {
         }
     }
 
-    @Test("Export streams chunks (the first with the profile) then STREAM_END OK")
-    func exportStreamsChunks() async throws {
+    /// Chunks are cut to the frame size the client announced (PROTOCOL.md 22): a 64 KiB client
+    /// gets ~400 KB of meals in chunks that fit, not RESOURCE_EXHAUSTED.
+    @Test("Export streams chunks (the first with the profile) that fit the client's frames, then STREAM_END OK",
+          arguments: [UInt32(0), 65_536])
+    func exportStreamsChunks(clientMaxFrameSize: UInt32) async throws {
+        let frameLimit = clientMaxFrameSize == 0 ? 256 << 10 : Int(clientMaxFrameSize)
         try await withServer { _, _, port in
             try await blocking {
-                let owner = try TestConnection.owner(port: port, acceptsCompressed: false)
+                let owner = try TestConnection.owner(port: port, acceptsCompressed: false, maxFrameSize: clientMaxFrameSize)
                 var ids: Set<Data> = []
                 var calls: [UInt32] = []
                 for index in 0..<40 {
@@ -551,7 +555,7 @@ struct CatalogCoverageTests {
                         break
                     }
                     #expect(frame.type == .streamMessage)
-                    #expect(frame.payloadLength < 256 << 10)
+                    #expect(frame.payloadLength <= frameLimit)
                     chunks.append(try Workout_V1_ExportChunk(serializedBytes: frame.decodedBody(maxDecompressedSize: 1 << 24)))
                 }
                 #expect(end?.status == .ok && end?.body.isEmpty == true)

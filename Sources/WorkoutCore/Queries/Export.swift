@@ -4,70 +4,139 @@ import Storage
 import SwiftProtobuf
 package import WorkoutProtocol
 
-/// All of one's own data, from one consistent snapshot, in chunks a stream can carry.
+/// Where an export stands between two chunks: which kind of record comes next and the key to
+/// resume after. Each chunk is read in a read transaction of its own, when the stream has room
+/// for it, so neither the export nor an LMDB snapshot is held while a slow phone drains it.
+package struct ExportCursor: Sendable {
+    enum Stage: Sendable, Equatable {
+        case profile, workouts, meals, weights, steps, achievements, done
+    }
+
+    /// Whose data.
+    let caller: Caller
+    /// The member's revision when the export began (every chunk carries it).
+    package let revision: UInt64
+    /// When the export began.
+    let exportedAtMs: Int64
+    var stage = Stage.profile
+    /// The key to continue after, within `stage`.
+    var resumeAfter: [UInt8]?
+    /// Unlocked achievements already sent (they are listed by time, not key).
+    var achievementsSent = 0
+
+    /// Whether every chunk has been produced.
+    package var isFinished: Bool { stage == .done }
+}
+
+/// All of one's own data, in chunks a stream can carry, produced one at a time.
 extension HouseholdStore {
-    /// The caller's data in chunks of at most `maxChunkBytes` encoded bytes each (a single
-    /// record larger than that travels alone): profile and totals in the first, then workouts,
-    /// meals, weight entries, steps days and unlocked achievements, each oldest first. Every
-    /// chunk carries the snapshot's revision and the export's time.
-    package func export(_ caller: Caller, maxChunkBytes: Int = 256 << 10) throws -> [Workout_V1_ExportChunk] {
+    /// Begins an export of the caller's data.
+    ///
+    /// - Throws: ``DomainError`` `unauthenticated` for a session that is no longer valid.
+    package func beginExport(_ caller: Caller) throws -> ExportCursor {
+        let now = clock.nowMilliseconds()
+        let revision = try store.read { txn in try authorize(caller, in: txn, now: now).revision }
+        return ExportCursor(caller: caller, revision: revision, exportedAtMs: now)
+    }
+
+    /// The next chunk of at most `maxChunkBytes` encoded bytes (a single record larger than
+    /// that travels alone), or `nil` after the last: profile and totals in the first, then
+    /// workouts, meals, weight entries, steps days and unlocked achievements, each oldest first.
+    ///
+    /// Each chunk is read from the store as it is when the chunk is made: a record changed or
+    /// deleted during a long export shows as it is then (a changed record's revision is above
+    /// the export's `revision`); following with `Changes` from that revision converges on the
+    /// present (PROTOCOL.md, Streams.Export). The session is checked for every chunk.
+    package func nextExportChunk(_ cursor: inout ExportCursor, maxChunkBytes: Int) throws -> Workout_V1_ExportChunk? {
+        guard !cursor.isFinished else { return nil }
         let now = clock.nowMilliseconds()
         return try store.read { txn in
-            let user = try authorize(caller, in: txn, now: now)
-            let prefix = ScanRequest(range: .prefix(caller.userID.orderedKey))
-            var chunks: [Workout_V1_ExportChunk] = []
-            var current = Workout_V1_ExportChunk()
-            current.revision = user.revision
-            current.exportedAtMs = now
-            let header = current
-            current.profile = profile(of: user)
-            current.totals = totals(of: user, now: now)
-            // The encoded size of `current` so far, and whether it holds a record yet.
-            var size = try Self.encodedSize(of: current)
+            let user = try authorize(cursor.caller, in: txn, now: now)
+            var chunk = Workout_V1_ExportChunk()
+            chunk.revision = cursor.revision
+            chunk.exportedAtMs = cursor.exportedAtMs
+            if cursor.stage == .profile {
+                chunk.profile = profile(of: user)
+                chunk.totals = totals(of: user, now: now)
+                cursor.stage = .workouts
+            }
+            var size = try Self.encodedSize(of: chunk)
             var holdsRecords = false
-            func startChunkIfFull(adding record: some SwiftProtobuf.Message) throws {
+            /// Whether a record of `bytes` encoded bytes still fits (the first always does).
+            func fits(_ record: some SwiftProtobuf.Message) throws -> Bool {
                 let bytes = Self.repeatedFieldBytes(try Self.encodedSize(of: record))
-                if size + bytes > maxChunkBytes, holdsRecords {
-                    chunks.append(current)
-                    current = header
-                    size = try Self.encodedSize(of: header)
-                }
+                if holdsRecords && size + bytes > maxChunkBytes { return false }
                 size += bytes
                 holdsRecords = true
+                return true
             }
-            for (_, workout) in try txn.scanRecords(tables.workoutsByTime, in: tables.workouts, prefix).elements {
-                try startChunkIfFull(adding: workout)
-                current.workouts.append(workout)
+            let prefix = KeyRange.prefix(cursor.caller.userID.orderedKey)
+            while cursor.stage == .workouts {
+                let page = try txn.scanRecords(tables.workoutsByTime, in: tables.workouts, ScanRequest(range: prefix, limit: 1, after: cursor.resumeAfter))
+                guard let workout = page.elements.first?.value else { cursor.advance(); break }
+                guard try fits(workout) else { return chunk }
+                chunk.workouts.append(workout)
+                cursor.moveOn(after: page.resumeAfter)
             }
-            for (_, meal) in try txn.scanRecords(tables.mealsByTime, in: tables.meals, prefix).elements {
-                try startChunkIfFull(adding: meal)
-                current.meals.append(meal)
+            while cursor.stage == .meals {
+                let page = try txn.scanRecords(tables.mealsByTime, in: tables.meals, ScanRequest(range: prefix, limit: 1, after: cursor.resumeAfter))
+                guard let meal = page.elements.first?.value else { cursor.advance(); break }
+                guard try fits(meal) else { return chunk }
+                chunk.meals.append(meal)
+                cursor.moveOn(after: page.resumeAfter)
             }
-            for (_, entry) in try txn.scanRecords(tables.weightsByTime, in: tables.weights, prefix).elements {
-                try startChunkIfFull(adding: entry)
-                current.weights.append(entry)
+            while cursor.stage == .weights {
+                let page = try txn.scanRecords(tables.weightsByTime, in: tables.weights, ScanRequest(range: prefix, limit: 1, after: cursor.resumeAfter))
+                guard let entry = page.elements.first?.value else { cursor.advance(); break }
+                guard try fits(entry) else { return chunk }
+                chunk.weights.append(entry)
+                cursor.moveOn(after: page.resumeAfter)
             }
-            var days: [Int32: [Workout_V1_StepsReport]] = [:]
-            for (key, report) in try txn.scan(tables.steps, prefix).elements { days[key.epochDay, default: []].append(report) }
-            for epochDay in days.keys.sorted() {
+            while cursor.stage == .steps {
+                // One day's reports (one per device) travel together.
                 var day = Workout_V1_StepsDay()
-                day.day = LocalDay(epochDay: epochDay).wire
-                day.sources = days[epochDay]!
+                var dayEpoch: Int32?
+                var after = cursor.resumeAfter
+                var reachedEnd = false
+                while true {
+                    let page = try txn.scan(tables.steps, ScanRequest(range: prefix, limit: 1, after: after))
+                    guard let (key, report) = page.elements.first else { reachedEnd = true; break }
+                    if let dayEpoch, key.epochDay != dayEpoch { break }
+                    dayEpoch = key.epochDay
+                    day.sources.append(report)
+                    after = page.resumeAfter
+                    if after == nil { reachedEnd = true; break }
+                }
+                guard let dayEpoch else { cursor.advance(); break }
+                day.day = LocalDay(epochDay: dayEpoch).wire
                 day.steps = StepsRule.dayTotal(day.sources.map(\.steps))
                 day.revision = day.sources.map(\.revision).max() ?? 0
-                try startChunkIfFull(adding: day)
-                current.steps.append(day)
+                guard try fits(day) else { return chunk }
+                chunk.steps.append(day)
+                cursor.moveOn(after: reachedEnd ? nil : after)
             }
-            // Stored by id; listed oldest first, like every other kind.
-            let achievements = try txn.scan(tables.achievements, prefix).elements.map(\.value)
-                .sorted { ($0.unlockedAtMs, $0.achievementID) < ($1.unlockedAtMs, $1.achievementID) }
-            for achievement in achievements {
-                try startChunkIfFull(adding: achievement)
-                current.achievements.append(achievement)
+            if cursor.stage == .achievements {
+                // A member has a bounded number (one per kind); listed oldest first, like every kind.
+                let achievements = try txn.scan(tables.achievements, ScanRequest(range: prefix)).elements.map(\.value)
+                    .sorted { ($0.unlockedAtMs, $0.achievementID) < ($1.unlockedAtMs, $1.achievementID) }
+                for achievement in achievements.dropFirst(cursor.achievementsSent) {
+                    guard try fits(achievement) else { return chunk }
+                    chunk.achievements.append(achievement)
+                    cursor.achievementsSent += 1
+                }
+                cursor.advance()
             }
-            chunks.append(current)
-            return chunks
+            return chunk
         }
+    }
+
+    /// The whole export at once (tests and tools; the server streams with
+    /// ``nextExportChunk(_:maxChunkBytes:)``).
+    package func export(_ caller: Caller, maxChunkBytes: Int = 256 << 10) throws -> [Workout_V1_ExportChunk] {
+        var cursor = try beginExport(caller)
+        var chunks: [Workout_V1_ExportChunk] = []
+        while let chunk = try nextExportChunk(&cursor, maxChunkBytes: maxChunkBytes) { chunks.append(chunk) }
+        return chunks
     }
 
     /// The encoded size of `message` in bytes.
@@ -85,5 +154,25 @@ extension HouseholdStore {
             rest >>= 7
         }
         return 1 + lengthBytes + bytes
+    }
+}
+
+extension ExportCursor {
+    /// Continues after `key` within the stage, or with the next stage when the scan ended.
+    mutating func moveOn(after key: [UInt8]?) {
+        if let key { resumeAfter = key } else { advance() }
+    }
+
+    /// Moves to the next kind of record.
+    mutating func advance() {
+        resumeAfter = nil
+        stage = switch stage {
+        case .profile: .workouts
+        case .workouts: .meals
+        case .meals: .weights
+        case .weights: .steps
+        case .steps: .achievements
+        case .achievements, .done: .done
+        }
     }
 }

@@ -31,9 +31,9 @@ extension Connection {
             pump(callID)
         case .export:
             do {
-                // Cut to fit this client's frame limit (less room for the frame's own fields).
-                let limit = min(256 << 10, peerMaxFrameSize - 64)
-                let producer = ExportProducer(chunks: try context.household.export(caller, maxChunkBytes: limit))
+                let producer = ExportProducer(
+                    household: context.household, cursor: try context.household.beginExport(caller),
+                    maxChunkBytes: min(256 << 10, peerMaxFrameSize))
                 adopt(callID, .export(producer))
                 produceExport(callID)
             } catch {
@@ -78,7 +78,7 @@ extension Connection {
         guard case .export(let producer)? = work(of: callID) else { return }
         do {
             while canProduce(callID) {
-                guard let chunk = producer.next() else {
+                guard let chunk = try producer.next() else {
                     callFinished(callID, .success(.reply([])))
                     return
                 }

@@ -1,29 +1,31 @@
+import WorkoutCore
 import WorkoutProtocol
 
-/// The chunks of one `Streams.Export` still to send, handed out as the peer drains them.
+/// One `Streams.Export` in progress: reads its next chunk from the store only when the
+/// connection has room to send it, so an export never sits whole in memory.
 final class ExportProducer {
     // Used only on its connection's queue.
-    private var chunks: [Workout_V1_ExportChunk]
-    private var index = 0
+    private let household: HouseholdStore
+    private var cursor: ExportCursor?
+    /// The largest chunk, in encoded bytes: Export's 256 KiB, or less for a client whose
+    /// frames are smaller (PROTOCOL.md 22, Streams.Export).
+    private let maxChunkBytes: Int
 
-    init(chunks: [Workout_V1_ExportChunk]) {
-        self.chunks = chunks
+    init(household: HouseholdStore, cursor: ExportCursor, maxChunkBytes: Int) {
+        self.household = household
+        self.cursor = cursor
+        self.maxChunkBytes = maxChunkBytes
     }
 
     /// The next chunk, or `nil` after the last.
-    func next() -> Workout_V1_ExportChunk? {
-        guard index < chunks.count else { return nil }
-        defer {
-            // Each chunk's memory goes as soon as it is encoded.
-            chunks[index] = Workout_V1_ExportChunk()
-            index += 1
-        }
-        return chunks[index]
+    func next() throws -> Workout_V1_ExportChunk? {
+        guard var current = cursor else { return nil }
+        defer { cursor = current }
+        return try household.nextExportChunk(&current, maxChunkBytes: maxChunkBytes)
     }
 
-    /// Drops what is left (the call ended).
+    /// Drops the export (the call ended).
     func finish() {
-        chunks = []
-        index = 0
+        cursor = nil
     }
 }

@@ -25,14 +25,14 @@ extension WorkoutServer {
 
 extension TestConnection {
     /// A connection that has done the handshake and logged in as the owner.
-    static func owner(port: Int, acceptsCompressed: Bool = true, source: String? = nil) throws -> TestConnection {
-        try login(port: port, email: ownerEmail, password: ownerPassword, acceptsCompressed: acceptsCompressed, source: source)
+    static func owner(port: Int, acceptsCompressed: Bool = true, maxFrameSize: UInt32 = 0, source: String? = nil) throws -> TestConnection {
+        try login(port: port, email: ownerEmail, password: ownerPassword, acceptsCompressed: acceptsCompressed, maxFrameSize: maxFrameSize, source: source)
     }
 
     /// A connection that has done the handshake and logged in.
-    static func login(port: Int, email: String, password: String, acceptsCompressed: Bool = true, source: String? = nil) throws -> TestConnection {
+    static func login(port: Int, email: String, password: String, acceptsCompressed: Bool = true, maxFrameSize: UInt32 = 0, source: String? = nil) throws -> TestConnection {
         let connection = try TestConnection(port: port, source: source)
-        try connection.handshake(acceptsCompressed: acceptsCompressed)
+        try connection.handshake(acceptsCompressed: acceptsCompressed, maxFrameSize: maxFrameSize)
         var login = Workout_V1_LoginRequest()
         login.email = email
         login.password = password
