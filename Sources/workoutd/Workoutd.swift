@@ -48,6 +48,7 @@ struct Workoutd: AsyncParsableCommand {
             ResetPassword.self,
             Backup.self,
             Restore.self,
+            Catalog.self,
         ],
         defaultSubcommand: Serve.self
     )
