@@ -57,7 +57,7 @@ struct CatalogCoverageTests {
                 let connection = try TestConnection(port: port)
                 try connection.handshake()
                 let methods = MethodCatalog.all.filter(\.needsSession)
-                #expect(methods.count == 32)
+                #expect(methods.count == 33)
                 for method in methods {
                     let id = try connection.sendRequest(method: method.number, body: [])
                     let frame = try connection.finalFrame(of: id)
