@@ -175,17 +175,18 @@ public final class Store: Sendable {
     ///     returns a fresh one without keeping it.
     /// - Returns: The stored value.
     /// - Throws: ``StorageError`` or an LMDB error when the meta table cannot be read or written.
-    public func metaValue(forKey key: String, creatingWith make: @escaping @Sendable () -> [UInt8]) throws -> [UInt8] {
+    public func metaValue(forKey key: String, creatingWith make: () -> [UInt8]) throws -> [UInt8] {
         let bytes = Array(key.utf8)
         precondition(bytes != Store.schemaVersionKey && bytes != Store.identityKey, "\(key) is one of the store's own meta keys")
         let meta = self.meta
         if let stored = try read({ txn in try txn.value(in: meta, forKey: bytes) }) { return stored }
-        if environment.configuration.flags.contains(.readOnly) { return make() }
+        // Made before the write: a write closure may run again (map growth).
+        let fresh = make()
+        if environment.configuration.flags.contains(.readOnly) { return fresh }
         return try writeAndWait { txn in
             if let stored = try txn.value(in: meta, forKey: bytes) { return stored }
-            let value = make()
-            try txn.put(value, forKey: bytes, in: meta)
-            return value
+            try txn.put(fresh, forKey: bytes, in: meta)
+            return fresh
         }
     }
 
