@@ -63,47 +63,16 @@ STATUS_NAMES = [
 ]
 STATUS_NUMBERS = {name: i for i, name in enumerate(STATUS_NAMES)}
 
-# The method catalog: number -> (name, request, response, streaming, session, admin)
+# The method catalog: number -> (name, request, response, streaming, session, admin), read from
+# Protocol/catalog.json, which scripts/generate-catalog.sh writes from the Swift MethodCatalog
+# (the one place a method is declared).
 P = "workout.v1."
-CATALOG = {
-    1: ("Meta.Health", "HealthRequest", "HealthResponse", False, False, False),
-    2: ("Meta.DescribeCatalog", "DescribeCatalogRequest", "DescribeCatalogResponse", False, False, False),
-    101: ("Auth.Login", "LoginRequest", "LoginResponse", False, False, False),
-    102: ("Auth.Register", "RegisterRequest", "RegisterResponse", False, False, False),
-    103: ("Auth.Resume", "ResumeRequest", "ResumeResponse", False, False, False),
-    104: ("Auth.Logout", "LogoutRequest", "LogoutResponse", False, True, False),
-    105: ("Auth.ChangePassword", "ChangePasswordRequest", "ChangePasswordResponse", False, True, False),
-    106: ("Auth.ListSessions", "ListSessionsRequest", "ListSessionsResponse", False, True, False),
-    107: ("Auth.RevokeSession", "RevokeSessionRequest", "RevokeSessionResponse", False, True, False),
-    201: ("Profile.GetProfile", "GetProfileRequest", "GetProfileResponse", False, True, False),
-    202: ("Profile.UpdateProfile", "UpdateProfileRequest", "UpdateProfileResponse", False, True, False),
-    203: ("Profile.DeleteAccount", "DeleteAccountRequest", "DeleteAccountResponse", False, True, False),
-    301: ("Logging.LogWorkout", "LogWorkoutRequest", "LogWorkoutResponse", False, True, False),
-    302: ("Logging.UpdateWorkout", "UpdateWorkoutRequest", "UpdateWorkoutResponse", False, True, False),
-    303: ("Logging.DeleteWorkout", "DeleteWorkoutRequest", "DeleteWorkoutResponse", False, True, False),
-    304: ("Logging.LogMeal", "LogMealRequest", "LogMealResponse", False, True, False),
-    305: ("Logging.UpdateMeal", "UpdateMealRequest", "UpdateMealResponse", False, True, False),
-    306: ("Logging.DeleteMeal", "DeleteMealRequest", "DeleteMealResponse", False, True, False),
-    307: ("Logging.LogWeight", "LogWeightRequest", "LogWeightResponse", False, True, False),
-    308: ("Logging.DeleteWeight", "DeleteWeightRequest", "DeleteWeightResponse", False, True, False),
-    309: ("Logging.ReportSteps", "ReportStepsRequest", "ReportStepsResponse", False, True, False),
-    401: ("Queries.WorkoutHistory", "WorkoutHistoryRequest", "WorkoutHistoryResponse", False, True, False),
-    402: ("Queries.MealsOfDay", "MealsOfDayRequest", "MealsOfDayResponse", False, True, False),
-    403: ("Queries.WeightProgress", "WeightProgressRequest", "WeightProgressResponse", False, True, False),
-    404: ("Queries.Summaries", "SummariesRequest", "SummariesResponse", False, True, False),
-    405: ("Queries.Achievements", "AchievementsRequest", "AchievementsResponse", False, True, False),
-    406: ("Queries.Changes", "ChangesRequest", "ChangesResponse", False, True, False),
-    501: ("Household.HouseholdView", "HouseholdViewRequest", "HouseholdViewResponse", False, True, False),
-    601: ("Admin.CreateInvite", "CreateInviteRequest", "CreateInviteResponse", False, True, True),
-    602: ("Admin.ListInvites", "ListInvitesRequest", "ListInvitesResponse", False, True, True),
-    603: ("Admin.RevokeInvite", "RevokeInviteRequest", "RevokeInviteResponse", False, True, True),
-    604: ("Admin.ListMembers", "ListMembersRequest", "ListMembersResponse", False, True, True),
-    605: ("Admin.RemoveMember", "RemoveMemberRequest", "RemoveMemberResponse", False, True, True),
-    606: ("Admin.ResetPassword", "ResetPasswordRequest", "ResetPasswordResponse", False, True, True),
-    607: ("Admin.Stats", "StatsRequest", "StatsResponse", False, True, True),
-    701: ("Streams.Watch", "WatchRequest", "WatchEvent", True, True, False),
-    702: ("Streams.Export", "ExportRequest", "ExportChunk", True, True, False),
-}
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalog.json"), encoding="utf-8") as _catalog:
+    CATALOG = {
+        entry["number"]: (entry["name"], entry["request"], entry["response"],
+                          entry["server_streaming"], entry["needs_session"], entry["admin_only"])
+        for entry in json.load(_catalog)
+    }
 METHOD_NUMBERS = {entry[0]: number for number, entry in CATALOG.items()}
 
 
@@ -471,6 +440,13 @@ WORKOUT = {
 }
 WORKOUT_STORED = dict(WORKOUT, localDay=LOCAL_DAY, revision="42",
                       createdAtMs="1743324500000", updatedAtMs="1743324500000")
+WEIGHED_AT_MS = 1743315000000  # 2025-03-30 08:10 Europe/Berlin
+WEIGHT_ENTRY = {
+    "id": b64(uuid7(WEIGHED_AT_MS, "weight")), "weightKg": 61.2,
+    "measuredAtMs": str(WEIGHED_AT_MS), "timeZone": "Europe/Berlin", "note": "after the run",
+}
+# A token the server never issued: 73 bytes of a client's making.
+FORGED_PAGE_TOKEN = b"\x01" + hashlib.sha256(b"forged resume key").digest() + bytes(8) + hashlib.sha256(b"forged mac").digest()
 TOTALS_AFTER = dict(TOTALS, totalWorkouts=10, totalCaloriesBurned=3570.5, points="600",
                     currentStreakDays=3, lastWorkoutDay=LOCAL_DAY, totalActiveSeconds="27000",
                     achievementsUnlocked=3)
@@ -620,6 +596,24 @@ def build_vectors():
         "response_resource_exhausted", "The answer to call 9: RESOURCE_EXHAUSTED (8) from login throttling, with retry_after_ms 30,000.",
         "RESPONSE", call_id=9, code=status("RESOURCE_EXHAUSTED"), message_type="RpcStatus",
         message={"message": "too many failed logins; try again later", "retryAfterMs": 30000}))
+    add("client", frame(
+        "request_bad_page_token", "Call 10 asks Queries.WorkoutHistory for a next page with a page_token the server never issued (tokens are tamper-evident and bound to their member, method, from_ms and to_ms).",
+        "REQUEST", call_id=10, code=method("Queries.WorkoutHistory"), message_type="WorkoutHistoryRequest",
+        message={"pageSize": 20, "pageToken": b64(FORGED_PAGE_TOKEN)}))
+    add("server", frame(
+        "response_bad_page_token", "The answer to call 10: INVALID_ARGUMENT (3) on field page_token; the client starts again from the first page.",
+        "RESPONSE", call_id=10, code=status("INVALID_ARGUMENT"), message_type="RpcStatus",
+        message={"message": "page_token was not issued for this query (the same member, method, from_ms and to_ms); start again without a page_token",
+                 "field": "page_token"}))
+    add("client", frame(
+        "request_update_weight", "Call 11 corrects a weight entry with Logging.UpdateWeight (method 310): the full entry with its id, applied only if it is still at revision 43.",
+        "REQUEST", call_id=11, code=method("Logging.UpdateWeight"), message_type="UpdateWeightRequest",
+        message={"entry": WEIGHT_ENTRY, "expectedRevision": "43"}))
+    add("server", frame(
+        "response_update_weight", "The OK answer to call 11: the entry at its new revision; it is the member's newest, so the profile's weight follows it.",
+        "RESPONSE", call_id=11, code=status("OK"), message_type="UpdateWeightResponse",
+        message={"entry": dict(WEIGHT_ENTRY, localDay=LOCAL_DAY, revision="44", createdAtMs="1743315060000"),
+                 "profileWeightUpdated": True, "profileWeightKg": 61.2}))
     add("server", frame(
         "ping", "The server checks an idle connection with a PING on call id 0 carrying 8 opaque bytes.",
         "PING", raw_payload_hex="0000018fa3c2d4e5"))
@@ -627,8 +621,8 @@ def build_vectors():
         "pong", "The client's PONG echoes the PING's 8 bytes unchanged.",
         "PONG", raw_payload_hex="0000018fa3c2d4e5"))
     add("server", frame(
-        "goaway_graceful", "Graceful shutdown: GOAWAY with status OK, last call id 9 (calls above it were not processed), and a readable message.",
-        "GOAWAY", call_id=9, code=status("OK"), message_type="RpcStatus",
+        "goaway_graceful", "Graceful shutdown: GOAWAY with status OK, last call id 11 (calls above it were not processed), and a readable message.",
+        "GOAWAY", call_id=11, code=status("OK"), message_type="RpcStatus",
         message={"message": "server shutting down"}))
     add("client", preface("client_preface_v2_v3", "A newer client offers only protocol versions 2 through 3.", 2, 3))
     add("server", preface("server_preface_refusal", "The server, which speaks only version 1, refuses with a preface of version 0/0.", 0, 0))
@@ -637,9 +631,17 @@ def build_vectors():
         "GOAWAY", call_id=0, code=status("FAILED_PRECONDITION"), message_type="RpcStatus",
         message={"message": "this server speaks protocol versions 1...1; the client offered 2...3"}))
     add("server", frame(
-        "goaway_bad_magic", "Sent after a refusal preface to a peer whose first 4 bytes were not WKRP: GOAWAY INVALID_ARGUMENT (3), then close.",
+        "goaway_bad_magic", "Sent after a refusal preface to a peer whose first 8 bytes were \"GET / HT\" (47 45 54 20 2F 20 48 54), not a preface: GOAWAY INVALID_ARGUMENT (3) naming the versions the server speaks, then close.",
         "GOAWAY", call_id=0, code=status("INVALID_ARGUMENT"), message_type="RpcStatus",
-        message={"message": "bad magic: this is a Workout server (WKRP protocol)"}))
+        message={"message": 'this server speaks protocol versions 1...1; bad preface magic 47 45 54 20, expected 57 4B 52 50 ("WKRP")'}))
+    add("server", frame(
+        "goaway_reserved_bytes", "Sent after a refusal preface to a client whose preface had reserved bytes 00 01 (57 4B 52 50 01 01 00 01): GOAWAY INVALID_ARGUMENT (3) naming the versions the server speaks, then close.",
+        "GOAWAY", call_id=0, code=status("INVALID_ARGUMENT"), message_type="RpcStatus",
+        message={"message": "this server speaks protocol versions 1...1; preface reserved bytes are 00 01, must be 00 00"}))
+    add("server", frame(
+        "goaway_min_above_max", "Sent after a refusal preface to a client whose preface offered versions 3 to 1 (57 4B 52 50 03 01 00 00): GOAWAY INVALID_ARGUMENT (3) naming the versions the server speaks, then close.",
+        "GOAWAY", call_id=0, code=status("INVALID_ARGUMENT"), message_type="RpcStatus",
+        message={"message": "this server speaks protocol versions 1...1; the client offered 3...1, min above max"}))
     add("server", frame(
         "goaway_frame_too_large", "A connection error: the client sent a frame longer than the server's limit, so GOAWAY RESOURCE_EXHAUSTED (8) names the last call the server had taken.",
         "GOAWAY", call_id=9, code=status("RESOURCE_EXHAUSTED"), message_type="RpcStatus",

@@ -165,6 +165,31 @@ public final class Store: Sendable {
         try read { txn in try txn.value(in: meta, forKey: Store.schemaVersionKey).map(Store.decode) ?? 0 }
     }
 
+    /// An application value kept in the meta table (e.g. a per-store secret), made by `make`
+    /// and stored, durably, the first time it is asked for; the same bytes on every later
+    /// open, in a backup and after a restore.
+    ///
+    /// - Parameters:
+    ///   - key: The value's name; `schema_version` and `identity` are the store's own.
+    ///   - make: Makes the value when the store has none yet. A read-only store that has none
+    ///     returns a fresh one without keeping it.
+    /// - Returns: The stored value.
+    /// - Throws: ``StorageError`` or an LMDB error when the meta table cannot be read or written.
+    public func metaValue(forKey key: String, creatingWith make: () -> [UInt8]) throws -> [UInt8] {
+        let bytes = Array(key.utf8)
+        precondition(bytes != Store.schemaVersionKey && bytes != Store.identityKey, "\(key) is one of the store's own meta keys")
+        let meta = self.meta
+        if let stored = try read({ txn in try txn.value(in: meta, forKey: bytes) }) { return stored }
+        // Made before the write: a write closure may run again (map growth).
+        let fresh = make()
+        if environment.configuration.flags.contains(.readOnly) { return fresh }
+        return try writeAndWait { txn in
+            if let stored = try txn.value(in: meta, forKey: bytes) { return stored }
+            try txn.put(fresh, forKey: bytes, in: meta)
+            return fresh
+        }
+    }
+
     /// The table `name` with the given key and value types.
     ///
     /// - Throws: ``StorageError`` `unknownTable` when the schema does not declare it.

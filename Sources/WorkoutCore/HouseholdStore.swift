@@ -46,12 +46,16 @@ package final class HouseholdStore: Sendable {
     package let configuration: Configuration
     /// Wakes watchers when a member's revision moves.
     package let changeNotifier = ChangeNotifier()
+    /// Seals and opens the queries' page tokens with this store's secret.
+    package let pageTokens: PageTokens
 
     /// Opens (creating if needed) the household store in `directory`.
     package init(directory: String, configuration: Configuration = Configuration(), clock: any WallClock = SystemClock()) throws {
         self.store = try Store(directory: directory, schema: HouseholdSchema.schema, configuration: configuration.environment)
         do {
             self.tables = try HouseholdSchema(store: store)
+            self.pageTokens = PageTokens(
+                secret: try store.metaValue(forKey: PageTokens.secretKey) { Secrets.randomBytes(PageTokens.secretSize) })
         } catch {
             store.close()
             throw error

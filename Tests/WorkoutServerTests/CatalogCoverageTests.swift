@@ -57,7 +57,7 @@ struct CatalogCoverageTests {
                 let connection = try TestConnection(port: port)
                 try connection.handshake()
                 let methods = MethodCatalog.all.filter(\.needsSession)
-                #expect(methods.count == 32)
+                #expect(methods.count == 33)
                 for method in methods {
                     let id = try connection.sendRequest(method: method.number, body: [])
                     let frame = try connection.finalFrame(of: id)
@@ -314,6 +314,14 @@ struct CatalogCoverageTests {
                 let loggedWeight = try device1.call(MethodCatalog.logWeight, logWeight(entry))
                 #expect(loggedWeight.entry.weightKg == 61.5 && loggedWeight.profileWeightUpdated)
                 note(MethodCatalog.logWeight)
+                var updateWeight = Workout_V1_UpdateWeightRequest()
+                updateWeight.entry = entry
+                updateWeight.entry.weightKg = 61.0
+                updateWeight.expectedRevision = loggedWeight.entry.revision
+                let updatedWeight = try device1.call(MethodCatalog.updateWeight, updateWeight)
+                #expect(updatedWeight.entry.weightKg == 61.0 && updatedWeight.profileWeightKg == 61.0)
+                #expect(try device1.status(MethodCatalog.updateWeight, updateWeight).0 == .aborted)
+                note(MethodCatalog.updateWeight)
                 var steps = Workout_V1_ReportStepsRequest()
                 steps.report.day = todayUTC()
                 steps.report.source = "phone"

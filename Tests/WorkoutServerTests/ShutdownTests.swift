@@ -38,6 +38,12 @@ struct ShutdownTests {
             let household = try openHousehold(at: directory, durable: true)
             _ = try household.createOwner(email: ownerEmail, password: ownerPassword, firstName: "Olga", timeZone: "Europe/Berlin")
             let server = makeServer(household: household)
+            // A failed expectation that throws (a read timing out on a loaded machine) must not
+            // leave the store open: its deinit would stop the whole test process.
+            defer {
+                server.stopNow()
+                household.close()
+            }
             let port = try server.start()[0].port
 
             // Eight connections, each with 20 writes held in flight by a busy writer, and one Watch.
@@ -123,6 +129,12 @@ struct ShutdownTests {
             let household = try openHousehold(at: directory, durable: true)
             _ = try household.createOwner(email: ownerEmail, password: ownerPassword, firstName: "Olga", timeZone: "Europe/Berlin")
             let server = makeServer(household: household)
+            // A failed expectation that throws (a read timing out on a loaded machine) must not
+            // leave the store open: its deinit would stop the whole test process.
+            defer {
+                server.stopNow()
+                household.close()
+            }
             let port = try server.start()[0].port
             let ready = ReadyCount()
 

@@ -91,6 +91,20 @@ extension WorkoutClient {
         return LoggedWeight(wire: try await call(MethodCatalog.logWeight, request, idempotent: true))
     }
 
+    /// Replaces a weigh-in's fields; the profile's weight follows the newest entry.
+    ///
+    /// - Parameters:
+    ///   - entry: The full entry, with the id of an existing one.
+    ///   - expectedRevision: Apply only if the entry is still at this revision.
+    /// - Returns: The updated entry, and the profile's weight after it.
+    /// - Throws: ``WorkoutError``: `NOT_FOUND`, `ABORTED`, `INVALID_ARGUMENT`.
+    public func updateWeight(_ entry: WeightEntry, expectedRevision: UInt64? = nil) async throws(WorkoutError) -> UpdatedWeight {
+        var request = Workout_V1_UpdateWeightRequest()
+        request.entry = entry.wire
+        request.expectedRevision = expectedRevision ?? 0
+        return UpdatedWeight(wire: try await call(MethodCatalog.updateWeight, request, idempotent: expectedRevision == nil))
+    }
+
     /// Deletes a weigh-in.
     ///
     /// - Parameter id: The entry's id.

@@ -104,12 +104,16 @@ extension HouseholdStore {
 
     /// Logs in with email and password, throttling repeated failures.
     ///
-    /// - Throws: ``DomainError`` `unauthenticated` ("wrong email or password", whichever was
-    ///   wrong), `resourceExhausted` while throttled.
+    /// An `email` that is not an email at all (outside the bounds every account's email meets)
+    /// is INVALID_ARGUMENT before any lookup: no account can have it, so the answer says
+    /// nothing about who has an account, and it is not counted as a failed login.
+    ///
+    /// - Throws: ``DomainError`` `invalidArgument` on `email`, `password` or `device_name`;
+    ///   `unauthenticated` ("wrong email or password", whichever was wrong);
+    ///   `resourceExhausted` while throttled.
     package func login(_ request: Workout_V1_LoginRequest, source: String, agent: String) async throws -> Authenticated {
-        let emailKey = request.email.lowercased()
+        let emailKey = try Bounds.email(request.email, field: "email")
         _ = try Bounds.password(presented: request.password, field: "password")
-        guard request.email.utf8.count <= 254 else { throw DomainError.invalid("email", "email must be at most 254 bytes") }
         let deviceName = try Bounds.validText(request.deviceName, field: "device_name", bytes: 0...64)
         let now = clock.nowMilliseconds()
         try throttle.check(account: emailKey, source: source, now: now)
@@ -263,7 +267,7 @@ extension HouseholdStore {
         var user = Workout_Store_V1_StoredUser()
         user.userID = Data(Secrets.randomBytes(16))
         user.emailKey = try Bounds.email(profile.email, field: fieldPrefix + "email")
-        user.email = profile.email
+        user.email = user.emailKey
         user.firstName = try Bounds.validText(profile.firstName, field: fieldPrefix + "first_name", bytes: 1...64)
         user.lastName = try Bounds.validText(profile.lastName, field: fieldPrefix + "last_name", bytes: 0...64)
         user.displayName = try Bounds.validText(profile.displayName, field: fieldPrefix + "display_name", bytes: 0...64)

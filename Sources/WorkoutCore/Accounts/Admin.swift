@@ -90,7 +90,7 @@ extension HouseholdStore {
                 let live = try sessions(of: id, in: txn).map(\.value).filter { $0.expiresAtMs > now }
                 var member = Workout_V1_MemberInfo()
                 member.userID = user.userID
-                member.email = user.email
+                member.email = user.emailKey  // lower-cased, as in the profile
                 member.firstName = user.firstName
                 member.lastName = user.lastName
                 member.role = Workout_V1_Role(rawValue: Int(user.role)) ?? .member

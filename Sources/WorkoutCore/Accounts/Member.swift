@@ -64,7 +64,10 @@ extension HouseholdStore {
     func profile(of user: Workout_Store_V1_StoredUser) -> Workout_V1_Profile {
         var profile = Workout_V1_Profile()
         profile.userID = user.userID
-        profile.email = user.email
+        // Lower-cased: email_key. Stores written before emails were stored lower-cased hold
+        // `email` as typed; email_key has always been the lower-cased form, so reading it
+        // answers every store alike without a migration.
+        profile.email = user.emailKey
         profile.firstName = user.firstName
         profile.lastName = user.lastName
         profile.displayName = user.displayName

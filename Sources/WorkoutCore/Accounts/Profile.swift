@@ -45,7 +45,7 @@ extension HouseholdStore {
                 if emailKey != user.emailKey, try txn.get(emailKey, fromIndex: tables.usersByEmail) != nil {
                     throw DomainError.alreadyExists("an account with this email exists already", field: "email")
                 }
-                user.email = request.email
+                user.email = emailKey
                 user.emailKey = emailKey
             }
             if let firstName { user.firstName = firstName }

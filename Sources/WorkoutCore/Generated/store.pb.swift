@@ -102,13 +102,13 @@ package nonisolated struct Workout_Store_V1_StoredUser: @unchecked Sendable {
     set {_uniqueStorage()._userID = newValue}
   }
 
-  /// as the member typed it
+  /// lower-cased, = email_key (stores written before hold it as typed; read email_key)
   package var email: String {
     get {_storage._email}
     set {_uniqueStorage()._email = newValue}
   }
 
-  /// lowercased: the unique key (users_by_email)
+  /// lowercased: the unique key (users_by_email), and the email answered
   package var emailKey: String {
     get {_storage._emailKey}
     set {_uniqueStorage()._emailKey = newValue}

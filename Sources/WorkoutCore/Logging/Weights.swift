@@ -3,7 +3,11 @@ import LMDB
 import Storage
 package import WorkoutProtocol
 
-/// Weight entries. The newest entry (by measurement time) also sets the profile's weight.
+/// Weight entries. The newest entry (by measurement time) also sets the profile's weight:
+/// logging an entry at least as new as the one that set it sets it; updating or deleting the
+/// entry that set it hands it to the newest remaining entry; with no entry left, the profile
+/// keeps the weight it had (a stated weight, as UpdateProfile sets it, is not a measurement
+/// that deleting measurements could take back).
 extension HouseholdStore {
     /// Validates a weight entry from a request.
     func validatedEntry(_ entry: Workout_V1_WeightEntry, now: Int64) throws -> (id: UUID, entry: Workout_V1_WeightEntry) {
@@ -69,8 +73,73 @@ extension HouseholdStore {
         return (entry, false, newest)
     }
 
+    /// Replaces a weight entry's fields (expected revision, change log, Watch, like
+    /// UpdateWorkout and UpdateMeal) and keeps the profile's weight in step: if the entry is
+    /// now at least as new as the one that set the profile's weight, it sets it; if it was
+    /// that entry and is no longer the newest, the newest entry sets it. An update with the
+    /// same content changes nothing, not even the revision.
+    ///
+    /// - Throws: ``DomainError`` `notFound` for an id the caller has no entry with, `aborted`
+    ///   when `expected_revision` is set and the entry changed meanwhile, `invalidArgument`.
+    package func updateWeight(_ caller: Caller, _ request: Workout_V1_UpdateWeightRequest) async throws -> Workout_V1_UpdateWeightResponse {
+        let now = clock.nowMilliseconds()
+        let (id, requested) = try validatedEntry(request.entry, now: now)
+        return try await write(notifying: caller.userID) { [self] txn in
+            var user = try authorize(caller, in: txn, now: now)
+            let key = UserRecordKey(user: caller.userID, id: id)
+            guard let old = try txn.get(key, from: tables.weights.table) else {
+                throw DomainError.notFound("you have no weight entry with this id")
+            }
+            if request.expectedRevision != 0, request.expectedRevision != old.revision {
+                throw DomainError.aborted("the weight entry changed meanwhile (revision \(old.revision), expected \(request.expectedRevision))")
+            }
+            var entry = requested
+            let zone = try recordZone(entry.timeZone, field: "entry.time_zone", user: user)
+            entry.timeZone = zone.name
+            var response = Workout_V1_UpdateWeightResponse()
+            guard old.weightKg != entry.weightKg || old.measuredAtMs != entry.measuredAtMs
+                || old.timeZone != entry.timeZone || old.note != entry.note
+            else {
+                response.entry = old
+                response.profileWeightKg = user.weightKg
+                return response
+            }
+            entry.localDay = LocalDay.containing(instant: entry.measuredAtMs, in: zone.zone).wire
+            entry.createdAtMs = old.createdAtMs
+            entry.revision = try fileRecordChange(.weight, id: id, previousRevision: old.revision, user: &user, now: now, in: &txn)
+            try txn.put(entry, forKey: key, in: tables.weights)
+
+            let weightBefore = user.weightKg
+            if user.weightEntryID.isEmpty || entry.measuredAtMs >= user.weightMeasuredAtMs {
+                user.weightKg = entry.weightKg
+                user.weightMeasuredAtMs = entry.measuredAtMs
+                user.weightEntryID = entry.id
+            } else if user.weightEntryID == entry.id {
+                // It set the profile's weight and moved back in time: the newest entry sets it.
+                try setProfileWeightFromNewestEntry(&user, in: txn)
+            }
+            let profileWeightUpdated = weightBefore != user.weightKg
+            try saveUser(&user, profileChanged: profileWeightUpdated, now: now, in: &txn)
+            response.entry = entry
+            response.profileWeightUpdated = profileWeightUpdated
+            response.profileWeightKg = user.weightKg
+            return response
+        }
+    }
+
+    /// Sets the profile's weight from the member's newest entry; with no entry left, the
+    /// weight stays as it was and no entry is marked as having set it.
+    private func setProfileWeightFromNewestEntry(_ user: inout Workout_Store_V1_StoredUser, in txn: borrowing some TransactionReading & ~Copyable) throws {
+        let newest = try txn.scanRecords(
+            tables.weightsByTime, in: tables.weights,
+            ScanRequest(range: .prefix(UUID(bytes: user.userID).orderedKey), direction: .backward, limit: 1)).elements.first
+        user.weightEntryID = newest?.value.id ?? Data()
+        user.weightMeasuredAtMs = newest?.value.measuredAtMs ?? 0
+        if let newest { user.weightKg = newest.value.weightKg }
+    }
+
     /// Deletes a weight entry (idempotent); if it had set the profile's weight, the next
-    /// newest entry sets it now.
+    /// newest entry sets it now (with none left, the profile keeps its weight).
     package func deleteWeight(_ caller: Caller, _ request: Workout_V1_DeleteWeightRequest) async throws -> Workout_V1_DeleteWeightResponse {
         let id = try Bounds.recordID(request.id, field: "id")
         let now = clock.nowMilliseconds()
@@ -80,14 +149,7 @@ extension HouseholdStore {
             guard let old = try txn.delete(UserRecordKey(user: caller.userID, id: id), from: tables.weights) else { return response }
             try fileTombstone(.weight, id: id, previousRevision: old.revision, user: &user, now: now, in: &txn)
             let setProfile = user.weightEntryID == old.id
-            if setProfile {
-                let newest = try txn.scanRecords(
-                    tables.weightsByTime, in: tables.weights,
-                    ScanRequest(range: .prefix(caller.userID.orderedKey), direction: .backward, limit: 1)).elements.first
-                user.weightEntryID = newest?.value.id ?? Data()
-                user.weightMeasuredAtMs = newest?.value.measuredAtMs ?? 0
-                if let newest { user.weightKg = newest.value.weightKg }
-            }
+            if setProfile { try setProfileWeightFromNewestEntry(&user, in: txn) }
             try saveUser(&user, profileChanged: setProfile, now: now, in: &txn)
             response.deleted = true
             return response

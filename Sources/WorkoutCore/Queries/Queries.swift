@@ -4,8 +4,9 @@ import Storage
 package import WorkoutProtocol
 
 /// The questions an app asks all day. Every one is a range scan of one member's keys:
-/// O(log n + k), whatever the size of the tables. Page tokens are resume keys; a forged one
-/// cannot leave the caller's key range, because the range bounds the scan.
+/// O(log n + k), whatever the size of the tables. Page tokens are resume keys sealed for
+/// their query (``PageTokens``): a forged or altered one, or one reused with other parameters,
+/// is refused; and none could leave the caller's key range, because the range bounds the scan.
 extension HouseholdStore {
     /// Workouts newest first, paged, optionally within `[from_ms, to_ms)`.
     package func workoutHistory(_ caller: Caller, _ request: Workout_V1_WorkoutHistoryRequest) throws -> Workout_V1_WorkoutHistoryResponse {
@@ -19,6 +20,8 @@ extension HouseholdStore {
         let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 100, defaultSize: 20)
         let bounds = try Bounds.timeRange(from: request.fromMs, to: request.toMs, fromField: "from_ms", toField: "to_ms", now: now)
         try Bounds.byteCount(request.pageToken, field: "page_token", range: 0...256)
+        let parameters = [request.fromMs, request.toMs]
+        let after = try pageTokens.open(request.pageToken, query: .workoutHistory, member: caller.userID, parameters: parameters)
         return try store.read { txn in
             _ = try authorize(caller, in: txn, now: now)
             var encoded: [UInt8] = []
@@ -27,12 +30,13 @@ extension HouseholdStore {
                 tables.workoutsByTime, in: tables.workouts,
                 ScanRequest(
                     range: UserTimeKey.range(user: caller.userID, from: bounds.from ?? .min, to: bounds.to ?? .max),
-                    direction: .backward, limit: size, after: request.pageToken.isEmpty ? nil : Array(request.pageToken))
+                    direction: .backward, limit: size, after: after)
             ) { stored in
                 RawProtobuf.appendLengthDelimited(field: workoutsField, stored, to: &encoded)
             }
             if let resume {
-                resume.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: nextPageTokenField, $0, to: &encoded) }
+                let token = pageTokens.seal(resume, query: .workoutHistory, member: caller.userID, parameters: parameters)
+                token.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: nextPageTokenField, $0, to: &encoded) }
             }
             return encoded
         }
@@ -91,16 +95,20 @@ extension HouseholdStore {
         let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 1_000, defaultSize: 500)
         let bounds = try Bounds.timeRange(from: request.fromMs, to: request.toMs, fromField: "from_ms", toField: "to_ms", now: now)
         try Bounds.byteCount(request.pageToken, field: "page_token", range: 0...256)
+        let parameters = [request.fromMs, request.toMs]
+        let after = try pageTokens.open(request.pageToken, query: .weightProgress, member: caller.userID, parameters: parameters)
         return try store.read { txn in
             _ = try authorize(caller, in: txn, now: now)
             let page = try txn.scanRecords(
                 tables.weightsByTime, in: tables.weights,
                 ScanRequest(
                     range: UserTimeKey.range(user: caller.userID, from: bounds.from ?? .min, to: bounds.to ?? .max),
-                    limit: size, after: request.pageToken.isEmpty ? nil : Array(request.pageToken)))
+                    limit: size, after: after))
             var response = Workout_V1_WeightProgressResponse()
             response.entries = page.elements.map(\.value)
-            response.nextPageToken = page.resumeAfter.map { Data($0) } ?? Data()
+            response.nextPageToken = page.resumeAfter.map {
+                pageTokens.seal($0, query: .weightProgress, member: caller.userID, parameters: parameters)
+            } ?? Data()
             return response
         }
     }

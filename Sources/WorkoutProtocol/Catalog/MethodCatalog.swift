@@ -87,6 +87,10 @@ package enum MethodCatalog {
     package static let reportSteps = RPCMethod<Workout_V1_ReportStepsRequest, Workout_V1_ReportStepsResponse>(
         309, "Logging.ReportSteps", streaming: false, session: true, admin: false,
         "Report a source's step count for a local day.")
+    /// 310 Logging.UpdateWeight: Edit a weight entry; the profile's weight follows the newest entry.
+    package static let updateWeight = RPCMethod<Workout_V1_UpdateWeightRequest, Workout_V1_UpdateWeightResponse>(
+        310, "Logging.UpdateWeight", streaming: false, session: true, admin: false,
+        "Edit a weight entry; the profile's weight follows the newest entry.")
     /// 401 Queries.WorkoutHistory: Workouts newest first, paged.
     package static let workoutHistory = RPCMethod<Workout_V1_WorkoutHistoryRequest, Workout_V1_WorkoutHistoryResponse>(
         401, "Queries.WorkoutHistory", streaming: false, session: true, admin: false,
@@ -175,6 +179,7 @@ package enum MethodCatalog {
         logWeight.descriptor,
         deleteWeight.descriptor,
         reportSteps.descriptor,
+        updateWeight.descriptor,
         workoutHistory.descriptor,
         mealsOfDay.descriptor,
         weightProgress.descriptor,

@@ -5,33 +5,33 @@
 /// decide backpressure from ``count``.
 package struct OutputBuffer: Sendable {
     /// The bytes, of which those before `offset` are written already.
-    package private(set) var bytes: [UInt8] = []
-    private var offset = 0
+    @usableFromInline package private(set) var bytes: [UInt8] = []
+    @usableFromInline var offset = 0
     /// Past this capacity an emptied buffer gives its memory back.
-    private static let retainedCapacity = 1 << 20
+    @usableFromInline static let retainedCapacity = 1 << 20
 
     /// An empty buffer.
     package init() {}
 
     /// The bytes waiting for the socket.
-    package var count: Int { bytes.count - offset }
+    @inlinable package var count: Int { bytes.count - offset }
 
     /// Whether nothing waits.
-    package var isEmpty: Bool { offset == bytes.count }
+    @inlinable package var isEmpty: Bool { offset == bytes.count }
 
     /// Appends through `body` (an encoder writing frames).
-    package mutating func append<R, E: Error>(_ body: (inout [UInt8]) throws(E) -> R) throws(E) -> R {
+    @inlinable package mutating func append<R, E: Error>(_ body: (inout [UInt8]) throws(E) -> R) throws(E) -> R {
         try body(&bytes)
     }
 
     /// Runs `body` with the bytes waiting for the socket.
-    package func withUnreadBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    @inlinable package func withUnreadBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let start = offset
         return try bytes.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[start...])) }
     }
 
     /// Marks `written` bytes as taken by the socket.
-    package mutating func consume(_ written: Int) {
+    @inlinable package mutating func consume(_ written: Int) {
         precondition(written >= 0 && written <= count, "consumed more than was buffered")
         offset += written
         if offset == bytes.count {

@@ -70,7 +70,12 @@ package nonisolated struct Workout_V1_LoginRequest: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// The member's email, 3..254 bytes; compared case-insensitively.
+  /// The member's email; compared case-insensitively. It must be an email by
+  /// the bounds of PROTOCOL.md 20 (3..254 bytes, one '@' with text on both
+  /// sides, no spaces or control characters), else INVALID_ARGUMENT "email":
+  /// no account can have such an email, so that answer reveals nothing. A
+  /// well-formed email without an account answers UNAUTHENTICATED "wrong email
+  /// or password", exactly as a wrong password does.
   package var email: String = String()
 
   /// The member's password, 1..256 bytes.
@@ -315,7 +320,11 @@ package nonisolated struct Workout_V1_ResumeResponse: @unchecked Sendable {
 }
 
 /// Request of Auth.Logout (method 104): revoke this connection's session and
-/// unbind the connection. No fields.
+/// unbind the connection. No fields. Logout is idempotent: on a connection
+/// whose session was already revoked (RevokeSession from another device,
+/// ChangePassword elsewhere, Admin.ResetPassword, Admin.RemoveMember) or has
+/// expired, it answers OK and unbinds the connection all the same; only a
+/// connection that has no session at all gets UNAUTHENTICATED.
 package nonisolated struct Workout_V1_LogoutRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -420,7 +420,9 @@ package nonisolated struct Workout_V1_DeleteWeightRequest: Sendable {
   package init() {}
 }
 
-/// Response of Logging.DeleteWeight (method 308).
+/// Response of Logging.DeleteWeight (method 308). If the deleted entry had set
+/// Profile.weight_kg, the newest remaining entry sets it now; if no entry
+/// remains, the profile keeps the weight it had.
 package nonisolated struct Workout_V1_DeleteWeightResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -432,6 +434,68 @@ package nonisolated struct Workout_V1_DeleteWeightResponse: Sendable {
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
+}
+
+/// Request of Logging.UpdateWeight (method 310): replace the fields of an
+/// existing weight entry (weight_kg, measured_at_ms, time_zone, note; send the
+/// full record). The profile's weight is kept in step: afterwards it is the
+/// weight of the newest entry whenever an entry set it (as for LogWeight).
+package nonisolated struct Workout_V1_UpdateWeightRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The entry with its existing id and the new content. Same bounds as in
+  /// LogWeight; an empty time_zone = the profile zone.
+  package var entry: Workout_V1_WeightEntry {
+    get {_entry ?? Workout_V1_WeightEntry()}
+    set {_entry = newValue}
+  }
+  /// Returns true if `entry` has been explicitly set.
+  package var hasEntry: Bool {self._entry != nil}
+  /// Clears the value of `entry`. Subsequent reads from it will return its default value.
+  package mutating func clearEntry() {self._entry = nil}
+
+  /// If nonzero, the update applies only if the stored entry's revision still
+  /// equals this value; otherwise ABORTED. 0 = unconditional.
+  package var expectedRevision: UInt64 = 0
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+
+  fileprivate var _entry: Workout_V1_WeightEntry? = nil
+}
+
+/// Response of Logging.UpdateWeight (method 310).
+package nonisolated struct Workout_V1_UpdateWeightResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The entry after the update. If the content was identical, nothing changed
+  /// and its revision is the old one.
+  package var entry: Workout_V1_WeightEntry {
+    get {_entry ?? Workout_V1_WeightEntry()}
+    set {_entry = newValue}
+  }
+  /// Returns true if `entry` has been explicitly set.
+  package var hasEntry: Bool {self._entry != nil}
+  /// Clears the value of `entry`. Subsequent reads from it will return its default value.
+  package mutating func clearEntry() {self._entry = nil}
+
+  /// True if this update changed Profile.weight_kg (the entry is, or was, the
+  /// member's newest).
+  package var profileWeightUpdated: Bool = false
+
+  /// Profile.weight_kg after the update (0 = not stated).
+  package var profileWeightKg: Double = 0
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+
+  fileprivate var _entry: Workout_V1_WeightEntry? = nil
 }
 
 /// Request of Logging.ReportSteps (method 309): one device's step count for one
@@ -1222,6 +1286,89 @@ nonisolated extension Workout_V1_DeleteWeightResponse: SwiftProtobuf.Message, Sw
 
   package static func ==(lhs: Workout_V1_DeleteWeightResponse, rhs: Workout_V1_DeleteWeightResponse) -> Bool {
     if lhs.deleted != rhs.deleted {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_UpdateWeightRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".UpdateWeightRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}entry\0\u{3}expected_revision\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._entry) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.expectedRevision) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._entry {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if self.expectedRevision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.expectedRevision, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_UpdateWeightRequest, rhs: Workout_V1_UpdateWeightRequest) -> Bool {
+    if lhs._entry != rhs._entry {return false}
+    if lhs.expectedRevision != rhs.expectedRevision {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_UpdateWeightResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".UpdateWeightResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}entry\0\u{3}profile_weight_updated\0\u{3}profile_weight_kg\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._entry) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.profileWeightUpdated) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.profileWeightKg) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._entry {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if self.profileWeightUpdated != false {
+      try visitor.visitSingularBoolField(value: self.profileWeightUpdated, fieldNumber: 2)
+    }
+    if self.profileWeightKg.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.profileWeightKg, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_UpdateWeightResponse, rhs: Workout_V1_UpdateWeightResponse) -> Bool {
+    if lhs._entry != rhs._entry {return false}
+    if lhs.profileWeightUpdated != rhs.profileWeightUpdated {return false}
+    if lhs.profileWeightKg != rhs.profileWeightKg {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -324,7 +324,10 @@ package nonisolated struct Workout_V1_Profile: Sendable {
   package var heightCm: Double = 0
 
   /// Current body weight in kilograms; 0 = not stated, else 10..500. Logging a
-  /// weight entry newer than every other entry also sets it.
+  /// weight entry at least as new as every other entry sets it; updating or
+  /// deleting the entry that set it sets it to the newest remaining entry's
+  /// weight (deleting the only entry leaves it as it was). UpdateProfile sets
+  /// it directly.
   package var weightKg: Double = 0
 
   /// Training goal.
@@ -791,7 +794,7 @@ package nonisolated struct Workout_V1_Change: @unchecked Sendable {
     set {_uniqueStorage()._item = .meal(newValue)}
   }
 
-  /// A weight entry created.
+  /// A weight entry created or updated.
   package var weight: Workout_V1_WeightEntry {
     get {
       if case .weight(let v)? = _storage._item {return v}
@@ -846,7 +849,7 @@ package nonisolated struct Workout_V1_Change: @unchecked Sendable {
     case workout(Workout_V1_Workout)
     /// A meal created or updated (with all its items).
     case meal(Workout_V1_Meal)
-    /// A weight entry created.
+    /// A weight entry created or updated.
     case weight(Workout_V1_WeightEntry)
     /// A day's steps changed (the whole day, every source).
     case steps(Workout_V1_StepsDay)

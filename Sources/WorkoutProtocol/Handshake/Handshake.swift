@@ -8,10 +8,14 @@
 ///   |   <-------  HELLO (ServerHello)        |
 ///   |            ... frames ...              |
 ///
-/// refusal (bad magic, no common version):
+/// refusal (bad magic, reserved bytes, min > max, no common version):
 ///   |   <-------  preface "WKRP" 0 0 0 0     |
 ///   |   <-------  GOAWAY call 0, status      |   then the server closes
 /// ```
+///
+/// Every refusal's message begins by naming the versions the server speaks, so a person
+/// reading a client's error knows what to upgrade (PROTOCOL.md 4.1):
+/// `this server speaks protocol versions 1...1; the client offered 2...3`.
 package enum Handshake {
     /// The protocol versions this library speaks.
     package static let supportedVersions: ClosedRange<UInt8> = 1...1
@@ -25,8 +29,7 @@ package enum Handshake {
     ///   - supported: The versions the server speaks.
     /// - Returns: The chosen version.
     /// - Throws: ``ProtocolError`` `.unsupportedVersion` (FAILED_PRECONDITION) naming both
-    ///   ranges, e.g. "client offers protocol versions 2...3; this server speaks protocol
-    ///   versions 1...1".
+    ///   ranges, e.g. "this server speaks protocol versions 1...1; the client offered 2...3".
     package static func negotiateVersion(
         offered: ClosedRange<UInt8>,
         supported: ClosedRange<UInt8> = supportedVersions
@@ -36,8 +39,7 @@ package enum Handshake {
         guard low <= high, high > 0 else {
             throw ProtocolError(
                 .unsupportedVersion,
-                "client offers protocol versions \(offered.lowerBound)...\(offered.upperBound); "
-                    + "this server speaks protocol versions \(supported.lowerBound)...\(supported.upperBound)")
+                speaks(supported) + "; the client offered \(offered.lowerBound)...\(offered.upperBound)")
         }
         return high
     }
@@ -54,17 +56,34 @@ package enum Handshake {
         supported: ClosedRange<UInt8> = supportedVersions
     ) -> Result<Preface, ProtocolError> {
         guard let offered = clientPreface.versions else {
-            return .failure(
-                ProtocolError(
-                    .invalidPreface,
-                    "preface offers versions \(clientPreface.minVersion)...\(clientPreface.maxVersion): min is above max"
-                ))
+            return .failure(invertedRange(clientPreface, serverVersions: supported))
         }
         do {
             return .success(.accepting(try negotiateVersion(offered: offered, supported: supported)))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// How every refusal's message begins: `this server speaks protocol versions 1...1`.
+    ///
+    /// - Parameter supported: The versions the server speaks.
+    /// - Returns: The phrase, versions written `<min>...<max>`.
+    package static func speaks(_ supported: ClosedRange<UInt8>) -> String {
+        "this server speaks protocol versions \(supported.lowerBound)...\(supported.upperBound)"
+    }
+
+    /// The refusal of a client preface whose min version is above its max.
+    ///
+    /// - Parameters:
+    ///   - preface: The client's preface.
+    ///   - serverVersions: The versions the server speaks.
+    /// - Returns: ``ProtocolError`` `.invalidPreface` (INVALID_ARGUMENT), e.g. "this server
+    ///   speaks protocol versions 1...1; the client offered 3...1, min above max".
+    static func invertedRange(_ preface: Preface, serverVersions: ClosedRange<UInt8>) -> ProtocolError {
+        ProtocolError(
+            .invalidPreface,
+            speaks(serverVersions) + "; the client offered \(preface.minVersion)...\(preface.maxVersion), min above max")
     }
 
     /// Appends the refusal: the 0/0 preface, then a GOAWAY frame with call id 0 and the

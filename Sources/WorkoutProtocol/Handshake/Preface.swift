@@ -78,29 +78,37 @@ package struct Preface: Hashable, Sendable {
 
     /// Reads a preface from the start of a buffer.
     ///
+    /// A client's preface is read by a server, whose refusal repeats the error's message to
+    /// the client: so each of those messages begins by naming the versions the server speaks
+    /// (PROTOCOL.md 4.1), `this server speaks protocol versions 1...1; ...`.
+    ///
     /// - Parameters:
     ///   - source: The received bytes.
     ///   - sender: The side that sent them.
+    ///   - serverVersions: The versions the reading server speaks, named in the messages about
+    ///     a client's preface.
     /// - Returns: The preface, or `nil` when fewer than 8 bytes are there (a wrong magic
     ///   throws as soon as the bytes received so far differ from it).
     /// - Throws: ``ProtocolError`` `.badMagic`, or `.invalidPreface` for a nonzero reserved
     ///   field, min > max, or a server preface with min ≠ max.
-    package static func decode(from source: UnsafeRawBufferPointer, sentBy sender: Sender) throws(ProtocolError) -> Preface? {
+    package static func decode(
+        from source: UnsafeRawBufferPointer, sentBy sender: Sender,
+        serverVersions: ClosedRange<UInt8> = Handshake.supportedVersions
+    ) throws(ProtocolError) -> Preface? {
+        let prefix = sender == .client ? Handshake.speaks(serverVersions) + "; " : ""
         for (index, byte) in source.prefix(4).enumerated() where byte != magic[index] {
             let seen = source.prefix(4).map { hex($0) }.joined(separator: " ")
-            throw ProtocolError(.badMagic, "bad preface magic \(seen), expected 57 4B 52 50 (\"WKRP\")")
+            throw ProtocolError(.badMagic, prefix + "bad preface magic \(seen), expected 57 4B 52 50 (\"WKRP\")")
         }
         guard source.count >= size else { return nil }
         let preface = Preface(minVersion: source[4], maxVersion: source[5])
-        let reserved = UInt16(source[6]) << 8 | UInt16(source[7])
-        if reserved != 0 {
-            throw ProtocolError(.invalidPreface, "preface reserved field is \(reserved), must be 0")
+        if source[6] != 0 || source[7] != 0 {
+            throw ProtocolError(
+                .invalidPreface, prefix + "preface reserved bytes are \(hex(source[6])) \(hex(source[7])), must be 00 00")
         }
         switch sender {
         case .client where preface.minVersion > preface.maxVersion:
-            throw ProtocolError(
-                .invalidPreface,
-                "preface offers versions \(preface.minVersion)...\(preface.maxVersion): min is above max")
+            throw Handshake.invertedRange(preface, serverVersions: serverVersions)
         case .server where preface.minVersion != preface.maxVersion:
             throw ProtocolError(
                 .invalidPreface,

@@ -157,7 +157,13 @@ final class Connection: @unchecked Sendable {
 
     /// A call's work ended (on the queue).
     func callFinished(_ callID: UInt32, _ result: Result<HandlerOutcome, any Error>) {
-        work[callID] = nil
+        work.removeValue(forKey: callID)
+        answer(callID, result)
+    }
+
+    /// Hands a call's outcome to the machine, applying a session it bound or ended (unless
+    /// the call ended meanwhile: cancelled, timed out).
+    private func answer(_ callID: UInt32, _ result: Result<HandlerOutcome, any Error>) {
         guard machine.isRunning(callID) else { return }
         switch result {
         case .success(.reply(let body)):
@@ -228,12 +234,13 @@ final class Connection: @unchecked Sendable {
     }
 
     private func run(_ call: ServerCallStart) {
-        guard let handler = context.router.route(call.method.number)?.handler else { return }
+        guard let handler = context.router.route(call.method)?.handler else { return }
         let requestContext = RequestContext(caller: caller, source: peer.host, agent: machine.clientAgent)
         let callID = call.callID
         switch handler {
         case .inline(let body):
-            callFinished(callID, Result { try body(requestContext, call.body) })
+            // No work to keep: the answer is ready before anything else can happen.
+            answer(callID, Result { try body(requestContext, call.body) })
         case .task(let body):
             let request = call.body
             work[callID] = .task(Task(executorPreference: ServerTaskExecutor.shared) { [self] in

@@ -414,7 +414,7 @@ package struct ServerConnectionMachine: Sendable {
             startedAt: now, deadline: deadline, budgetMilliseconds: frame.deadline ?? 0)
         calls[callID] = call
         if let end = timerOf(call) { earliestCallTimer = min(earliestCallTimer ?? end, end) }
-        actions.append(.run(ServerCallStart(callID: callID, method: descriptor, body: body)))
+        actions.append(.run(ServerCallStart(callID: callID, method: frame.code, body: body)))
     }
 
     /// When a call's own timer runs out: its deadline, or a Watch's duration limit.
@@ -581,8 +581,8 @@ package enum SessionChange: Sendable, Hashable {
 package struct ServerCallStart: Sendable, Equatable {
     /// The call's id.
     package let callID: UInt32
-    /// The method.
-    package let method: MethodDescriptor
+    /// The method's number (the catalog's, known to the server).
+    package let method: UInt32
     /// The request body, inflated.
     package let body: [UInt8]
 }

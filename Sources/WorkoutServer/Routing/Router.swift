@@ -78,6 +78,7 @@ package struct Router: Sendable {
         table.write(MethodCatalog.logWeight) { caller, request in try await household.logWeight(caller, request) }
         table.write(MethodCatalog.deleteWeight) { caller, request in try await household.deleteWeight(caller, request) }
         table.write(MethodCatalog.reportSteps) { caller, request in try await household.reportSteps(caller, request) }
+        table.write(MethodCatalog.updateWeight) { caller, request in try await household.updateWeight(caller, request) }
         // Queries
         table.readEncoded(MethodCatalog.workoutHistory) { caller, request in try household.workoutHistoryEncoded(caller, request) }
         table.readEncoded(MethodCatalog.mealsOfDay) { caller, request in try household.mealsOfDayEncoded(caller, request) }

@@ -166,6 +166,14 @@ final class ScriptedPeer: @unchecked Sendable {
         write(out)
     }
 
+    /// Sends a frame exactly as given (no compression decision, no checks): for answers a
+    /// faulty server might send.
+    func sendRaw(_ frame: Frame) {
+        var out: [UInt8] = []
+        frame.encode(into: &out)
+        write(out)
+    }
+
     /// Closes the server's end.
     func close() {
         shutdown(descriptor, Int32(SHUT_RDWR))

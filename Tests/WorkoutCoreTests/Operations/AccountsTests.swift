@@ -120,7 +120,7 @@ struct AccountsTests {
                 try await store.register(Self.registration(code: code, email: "Owner@example.com"), source: "", agent: "")
             }
             let ben = try await store.register(Self.registration(code: code, email: "Ben@Example.com"), source: "", agent: "")
-            #expect(ben.profile.email == "Ben@Example.com")
+            #expect(ben.profile.email == "ben@example.com")  // stored lower-cased (records.proto)
             // Login in any case.
             let again = try await store.login(Self.login("BEN@example.COM", testPassword), source: "", agent: "")
             #expect(again.caller.userID == ben.caller.userID)

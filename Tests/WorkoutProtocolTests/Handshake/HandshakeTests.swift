@@ -19,7 +19,7 @@ struct HandshakeTests {
         let error = #expect(throws: ProtocolError.self) { try Handshake.negotiateVersion(offered: 2...3) }
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.status == .failedPrecondition)
-        #expect(error?.message == "client offers protocol versions 2...3; this server speaks protocol versions 1...1")
+        #expect(error?.message == "this server speaks protocol versions 1...1; the client offered 2...3")
         let zero = #expect(throws: ProtocolError.self) { try Handshake.negotiateVersion(offered: 0...0) }
         #expect(zero?.code == .unsupportedVersion)
     }

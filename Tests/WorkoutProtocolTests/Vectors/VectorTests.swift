@@ -51,6 +51,7 @@ let messageTypes: [String: any SwiftProtobuf.Message.Type] = {
         Workout_V1_WatchRequest.self, Workout_V1_WatchEvent.self, Workout_V1_ExportRequest.self,
     ]
     types += [Workout_V1_ExportChunk.self, Workout_V1_DescribeCatalogResponse.self]
+    types += [Workout_V1_WorkoutHistoryRequest.self, Workout_V1_UpdateWeightRequest.self, Workout_V1_UpdateWeightResponse.self]
     return Dictionary(uniqueKeysWithValues: types.map { ($0.protoMessageName, $0) })
 }()
 
