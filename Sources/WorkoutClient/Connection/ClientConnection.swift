@@ -135,17 +135,16 @@ final class ClientConnection: @unchecked Sendable {
     /// - Throws: ``CallFailure``.
     func unary(method: UInt32, body: [UInt8], deadline: ContinuousClock.Instant?) async throws -> [UInt8] {
         let instant = deadline.map(Self.instant(of:))
-        let box = Mutex<PendingCall?>(nil)
+        // Made before the cancellation handler: a task cancelled already runs `onCancel` first.
+        let call = PendingCall()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
-                let call = PendingCall(.unary(continuation))
-                box.withLock { $0 = call }
                 queue.async { [self] in
+                    call.attach(.unary(continuation))
                     start(call, method: method, body: body, isStream: false, deadline: instant)
                 }
             }
         } onCancel: {
-            let call = box.withLock { $0 }
             queue.async { [self] in
                 abandon(call, WorkoutError(code: .cancelled, message: "the call was cancelled"))
             }
@@ -198,8 +197,7 @@ final class ClientConnection: @unchecked Sendable {
         scheduleFlush()
     }
 
-    private func abandon(_ call: PendingCall?, _ error: WorkoutError) {
-        guard let call else { return }
+    private func abandon(_ call: PendingCall, _ error: WorkoutError) {
         guard let handle = call.handle else {
             call.abandonedBeforeStart = true
             return

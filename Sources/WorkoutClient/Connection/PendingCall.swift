@@ -15,7 +15,7 @@ final class PendingCall: @unchecked Sendable {
     var handle: ClientCallHandle?
     /// Set when the caller gave up before the call started.
     var abandonedBeforeStart = false
-    /// Where the answer goes; `nil` once the caller has had its outcome.
+    /// Where the answer goes; `nil` before it is attached and once the caller has had its outcome.
     private var receiver: Receiver?
 
     /// Whether the call streams (its messages arrive one by one, then an end).
@@ -24,8 +24,13 @@ final class PendingCall: @unchecked Sendable {
         return false
     }
 
-    /// A call whose answer goes to `receiver`.
-    init(_ receiver: Receiver) {
+    /// A call whose answer goes to `receiver` (attached later with ``attach(_:)`` when `nil`).
+    init(_ receiver: Receiver? = nil) {
+        self.receiver = receiver
+    }
+
+    /// Sets where the answer goes (a unary caller's continuation exists only once it waits).
+    func attach(_ receiver: Receiver) {
         self.receiver = receiver
     }
 

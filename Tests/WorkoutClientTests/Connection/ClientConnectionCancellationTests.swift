@@ -1,0 +1,33 @@
+import Testing
+import TestSupport
+import WorkoutProtocol
+@testable import WorkoutClient
+
+/// Cancellation reaches the connection however early it comes.
+@Suite struct ClientConnectionCancellationTests {
+    @Test func aCallFromATaskCancelledBeforeItStartsEndsCancelledAndSendsNothing() async throws {
+        let server = try ScriptedServer()
+        async let opened = ClientConnection.open(to: ServerAddress(host: "127.0.0.1", port: server.port), options: .init())
+        let peer = try await blocking { try server.accept() }
+        let connection = try await opened
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                _ = try await connection.unary(method: MethodCatalog.health.number, body: [], deadline: nil)
+                return nil as StatusCode?
+            } catch let failure as CallFailure {
+                return failure.error.code
+            } catch {
+                return .unknown
+            }
+        }
+        #expect(await cancelled.value == .cancelled)
+        // Nothing was sent for it: the next REQUEST the server reads is the next call's, id 1.
+        async let next = connection.unary(method: MethodCatalog.health.number, body: [], deadline: nil)
+        let request = try await blocking { try peer.readRequest() }
+        #expect(request.callID == 1)
+        try peer.respond(to: request.callID, with: Workout_V1_HealthResponse())
+        _ = try await next
+        connection.close(reason: .unavailable("done"))
+    }
+}
