@@ -1,4 +1,4 @@
-package import SystemCalls
+import SystemCalls
 #if canImport(Glibc)
 package import Glibc
 #elseif canImport(Darwin)
