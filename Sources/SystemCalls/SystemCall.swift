@@ -49,7 +49,7 @@ package enum SystemCall {
     /// - Returns: what the call returned (never -1).
     /// - Throws: ``SystemCallError`` with the call's name and `errno`.
     @discardableResult
-    @inline(__always)
+    @inlinable
     package static func retrying<Result: FixedWidthInteger & SignedInteger>(
         _ call: String, subject: String? = nil, _ body: () -> Result
     ) throws(SystemCallError) -> Result {
@@ -67,6 +67,7 @@ package enum SystemCall {
     /// close a descriptor another thread just opened. `EINTR` is therefore not an error here.
     ///
     /// - Throws: ``SystemCallError`` for any other failure (`EBADF`, `EIO`).
+    @inlinable
     package static func close(_ descriptor: Int32, subject: String? = nil) throws(SystemCallError) {
         #if canImport(Darwin)
         let result = Darwin.close(descriptor)
