@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "WorkoutCore",
             dependencies: [
-                "Storage", "WorkoutProtocol",
+                "Storage", "WorkoutProtocol", "CZlib",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
