@@ -136,7 +136,7 @@ let package = Package(
             dependencies: ["WorkoutProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "Storage", "TestSupport"], swiftSettings: strictSettings),
         // Runs the built `workoutd` as a process (depending on it makes sure it is built first),
         // and tests its settings resolution in-process through `@testable import workoutd`.
         .testTarget(

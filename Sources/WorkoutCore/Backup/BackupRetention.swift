@@ -26,6 +26,12 @@ package struct BackupRetention: Sendable, Equatable {
         package var name: String
         /// When it was taken, from its name.
         package var date: Date
+
+        /// Makes one.
+        package init(name: String, date: Date) {
+            self.name = name
+            self.date = date
+        }
     }
 
     /// What to keep and what to delete.
@@ -34,6 +40,12 @@ package struct BackupRetention: Sendable, Equatable {
         package var keep: [Archive]
         /// Archives to delete, newest first.
         package var delete: [Archive]
+
+        /// Makes one.
+        package init(keep: [Archive], delete: [Archive]) {
+            self.keep = keep
+            self.delete = delete
+        }
     }
 
     /// The file name of a scheduled archive taken at `date`: `workout-20261124T031500Z.tar.gz`.
