@@ -68,6 +68,11 @@ struct Backup: ParsableCommand {
         } else {
             let settings = try options.settings()
             let backups = settings.backupDirectory
+            if scheduled, try !options.inspectDataDirectory().holdsStore {
+                // A fresh install before its owner exists: the nightly timer has nothing to do yet.
+                print("There is no store in \(settings.dataDirectory) yet (create the owner first): nothing to back up.")
+                return
+            }
             if scheduled {
                 try StoreArchiving.createBackupDirectory(backups)
                 try options.withHouseholdStore { store, dataDirectory in

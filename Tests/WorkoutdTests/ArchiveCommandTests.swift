@@ -91,6 +91,16 @@ struct ArchiveCommandTests {
         }
     }
 
+    @Test("--scheduled before the owner exists has nothing to back up, and succeeds (the timer does not fail)")
+    func scheduledWithoutStore() throws {
+        try withTemporaryDirectory { path in
+            let result = try WorkoutdProcess.run(["backup", "--scheduled", "--data-dir", path + "/data"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.output.contains("There is no store in \(path)/data yet (create the owner first): nothing to back up."), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: path + "/data/data.mdb"))
+        }
+    }
+
     @Test("backup takes exactly one of a directory, --archive, --scheduled or --prune", arguments: [
         [String](), ["dir", "--archive", "x.tar.gz"], ["--scheduled", "--prune"], ["--archive", "x.tar.gz", "--keep-daily", "3"],
         ["--prune", "--keep-daily", "0"],
