@@ -66,7 +66,8 @@ struct Serve: AsyncParsableCommand {
             print("workoutd \(WorkoutServer.version): serving on \(addresses.map(\.description).joined(separator: ", "))")
             print("data directory: \(dataDirectory)")
             if (try? household.listMembersLocally().isEmpty) == true {
-                print("no members yet: create the owner with `workoutd create-owner --email you@example.com --first-name You --data-dir \(settings.dataDirectory)`")
+                let location = settings.configFile.map { "--config \($0)" } ?? "--data-dir \(settings.dataDirectory)"
+                print("no members yet: create the owner with `workoutd create-owner \(location) --email you@example.com --first-name You`")
             }
             fflush(nil)
             do {
