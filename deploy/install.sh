@@ -7,6 +7,7 @@
 #
 #   sudo deploy/install.sh                          # build release binaries here, install
 #   sudo deploy/install.sh --bin-dir .build/release # install binaries built already
+#                                                   # (swift build -c release --static-swift-stdlib)
 #   sudo deploy/install.sh --uninstall              # remove binaries and units, keep the data
 #   sudo deploy/install.sh --uninstall --purge-data # ... and delete the data, config and user
 #
@@ -121,15 +122,25 @@ fi
 if [ -z "$bin_dir" ]; then
   command -v swift >/dev/null || die "swift is not on root's PATH: build as yourself first (swift build -c release), then: sudo $0 --bin-dir .build/release"
   echo "Building the release binaries (a few minutes on a small machine)..."
-  (cd "$source_dir/.." && swift build -c release --product workoutd && swift build -c release --product workout)
-  bin_dir=$(cd "$source_dir/.." && swift build -c release --show-bin-path)
+  # --static-swift-stdlib: the binaries carry the Swift runtime, so they need only liblmdb0,
+  # zlib1g and libstdc++6 from Debian, not the toolchain they were built with.
+  (cd "$source_dir/.." && swift build -c release --static-swift-stdlib --product workoutd \
+    && swift build -c release --static-swift-stdlib --product workout)
+  bin_dir=$(cd "$source_dir/.." && swift build -c release --static-swift-stdlib --show-bin-path)
 fi
 for binary in workoutd workout; do
   [ -x "$bin_dir/$binary" ] || die "$bin_dir/$binary is missing or not executable"
+  if command -v ldd >/dev/null && missing=$(ldd "$bin_dir/$binary" 2>/dev/null | grep "not found"); then
+    die "$bin_dir/$binary needs libraries this machine lacks (build with --static-swift-stdlib; apt-get install liblmdb0 zlib1g):
+$missing"
+  fi
 done
 
 upgrade=0
 [ -e "$root$bindir/workoutd" ] && upgrade=1
+# Whether a household exists already (looked at now: the server started below creates a store).
+had_store=0
+[ -e "$root$statedir/data.mdb" ] && had_store=1
 if [ "$upgrade" -eq 1 ]; then echo "Upgrading Workout in ${destdir:-/}"; else echo "Installing Workout into ${destdir:-/}"; fi
 
 # 2. The system user and group (no login, no home of its own but the data directory).
@@ -236,7 +247,7 @@ fi
 as_user="runuser -u $user --"
 command -v sudo >/dev/null && as_user="sudo -u $user"
 echo
-if [ -e "$root$statedir/data.mdb" ]; then
+if [ "$had_store" -eq 1 ]; then
   echo "Workout is upgraded; the data in $statedir and the configuration were kept."
   echo "The household's members: $as_user $bindir/workoutd members --config $config"
 else

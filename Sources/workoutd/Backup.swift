@@ -50,6 +50,9 @@ struct Backup: ParsableCommand {
         guard modes == 1 else {
             throw ValidationError("give one of: a directory, --archive FILE, --scheduled or --prune")
         }
+        if let directory, directory.hasSuffix(".tar.gz") || directory.hasSuffix(".tgz") {
+            throw ValidationError("\(directory) looks like an archive file's name; write one with --archive \(directory)")
+        }
         if let keepDaily, !(1...366).contains(keepDaily) { throw ValidationError("--keep-daily must be from 1 to 366") }
         if let keepWeekly, !(0...520).contains(keepWeekly) { throw ValidationError("--keep-weekly must be from 0 to 520") }
         if (keepDaily != nil || keepWeekly != nil) && !(scheduled || prune) {

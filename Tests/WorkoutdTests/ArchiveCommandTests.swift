@@ -103,7 +103,7 @@ struct ArchiveCommandTests {
 
     @Test("backup takes exactly one of a directory, --archive, --scheduled or --prune", arguments: [
         [String](), ["dir", "--archive", "x.tar.gz"], ["--scheduled", "--prune"], ["--archive", "x.tar.gz", "--keep-daily", "3"],
-        ["--prune", "--keep-daily", "0"],
+        ["--prune", "--keep-daily", "0"], ["nightly.tar.gz"],
     ])
     func usage(arguments: [String]) throws {
         let result = try WorkoutdProcess.run(["backup"] + arguments)
