@@ -65,6 +65,10 @@ struct CheckConfig: ParsableCommand {
         guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("data.mdb")) else {
             return "none yet (created on the first start or by create-owner)"
         }
+        if let owner = DataDirectoryOwner.foreignOwner(of: directory) {
+            // Opening it as root could leave a root-owned lock file the server cannot open.
+            return "not looked at: it belongs to \(owner) (run check-config as \(owner) to see it)"
+        }
         do {
             guard let inspection = try Store.inspect(directory: directory, schema: HouseholdSchema.schema) else { return "none yet" }
             let version = inspection.schemaVersion

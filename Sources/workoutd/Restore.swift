@@ -35,6 +35,7 @@ struct Restore: ParsableCommand {
 
     func run() throws {
         let directory = try options.resolvedDataDirectory()
+        try DataDirectoryOwner.check(directory)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: backup, isDirectory: &isDirectory), !isDirectory.boolValue {
             return try restoreArchive(into: directory)

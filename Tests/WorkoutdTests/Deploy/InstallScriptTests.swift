@@ -99,6 +99,14 @@ struct InstallScriptTests {
             #expect(avahi.contains("<port>7421</port>"), "\(avahi)")
             let members = try Self.asServiceUser(root, ["members", "--config", config])
             #expect(members.output.contains("ada@example.com"), "\(members)")
+            // As root, the admin commands and restore refuse to write into the service user's
+            // directory (root-owned files would stop the server), and say how to run them.
+            for arguments in [["members"], ["restore", "--force", root + "/nowhere.tar.gz"]] {
+                let asRoot = try WorkoutdProcess.run(
+                    arguments + ["--config", config], environment: ["WORKOUTD_DATA_DIR": root + "/var/lib/workoutd"])
+                #expect(asRoot.status == 3, "\(arguments): \(asRoot)")
+                #expect(asRoot.error.contains("belongs to the user") && asRoot.error.contains("run the command as that user"), "\(asRoot)")
+            }
         }
     }
 
