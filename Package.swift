@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "WorkoutCore",
             dependencies: [
-                "Storage", "WorkoutProtocol",
+                "Storage", "WorkoutProtocol", "SystemCalls", "CZlib",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -138,12 +138,12 @@ let package = Package(
             dependencies: ["WorkoutProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "Storage", "TestSupport"], swiftSettings: strictSettings),
         // Runs the built `workoutd` as a process (depending on it makes sure it is built first),
         // and tests its settings resolution in-process through `@testable import workoutd`.
         .testTarget(
             name: "WorkoutdTests",
-            dependencies: ["workoutd", "WorkoutCore", "WorkoutProtocol", "Storage", "TestSupport", "ProcessTestSupport"],
+            dependencies: ["workoutd", "WorkoutCore", "WorkoutProtocol", "Storage", "SystemCalls", "TestSupport", "ProcessTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

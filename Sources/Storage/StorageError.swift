@@ -24,7 +24,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: Hashable, Sendable {
             case dataDirectory, notAStore, schemaTooNew, migrationFailed
-            case corruptValue, malformedKey, unknownTable, closed, database, storeExists
+            case corruptValue, malformedKey, unknownTable, closed, database, storeExists, damagedBackup
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -50,6 +50,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         /// The target directory holds a store already, and replacing it was not asked for
         /// (``Store/restore(backup:into:schema:replacing:)``).
         public static let storeExists = Code(.storeExists)
+        /// A backup archive is truncated, altered or not an archive at all; nothing was restored.
+        public static let damagedBackup = Code(.damagedBackup)
 
         public var description: String { String(describing: wrapped) }
     }

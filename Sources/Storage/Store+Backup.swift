@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 /// What ``Store/backup(to:)`` wrote.
 public struct BackupSummary: Sendable, Hashable {
@@ -20,6 +21,34 @@ extension Store {
     ///   when the copy fails.
     @discardableResult
     public func backup(to directory: String) throws -> BackupSummary {
+        try Store.backup(environment, to: directory)
+    }
+
+    /// Writes a consistent, compacted copy of the store in `source` without opening it as a
+    /// ``Store`` (so no migration runs): the environment is opened read-only (`MDB_RDONLY`,
+    /// sharing `lock.mdb` with any other process), copied as ``backup(to:)`` does, and closed.
+    /// Used to keep a copy of a store before it is migrated.
+    ///
+    /// - Parameters:
+    ///   - source: a data directory holding a store.
+    ///   - directory: where to write `data.mdb`, as for ``backup(to:)``.
+    /// - Returns: where the copy is and how large it is.
+    /// - Throws: ``StorageError`` as ``backup(to:)`` does, and `database` when `source` cannot be opened.
+    @discardableResult
+    public static func backup(directory source: String, to directory: String) throws -> BackupSummary {
+        var configuration = Environment.Configuration()
+        configuration.flags = [.readOnly]
+        let environment: Environment
+        do {
+            environment = try Environment(path: source, configuration: configuration)
+        } catch {
+            throw StorageError(.database, "cannot open the store in \(source) to back it up", underlying: error)
+        }
+        defer { environment.close() }
+        return try backup(environment, to: directory)
+    }
+
+    private static func backup(_ environment: Environment, to directory: String) throws -> BackupSummary {
         let files = FileManager.default
         let dataFile = (directory as NSString).appendingPathComponent("data.mdb")
         if files.fileExists(atPath: dataFile) {

@@ -77,12 +77,46 @@ extension Store {
                 throw StorageError(.dataDirectory, "cannot create the data directory \(directory)", underlying: SendableError(error))
             }
         }
-        let target = (directory as NSString).appendingPathComponent(dataFileName)
-        let temporary = (directory as NSString).appendingPathComponent(".\(dataFileName).restoring-\(UUID().uuidString)")
+        let temporary = restoringFileName(in: directory)
+        let bytes: Int
         do {
-            let bytes = try copyDataFile(from: source, to: temporary)
+            bytes = try copyDataFile(from: source, to: temporary)
+        } catch {
+            _ = try? SystemCall.retrying("unlink", subject: temporary) { unlink(temporary) }
+            throw error
+        }
+        return try install(restoring: temporary, from: backup, into: directory, schema: schema, replacing: replacing, bytes: bytes)
+    }
+
+    /// A new temporary name in `directory` for a data file being restored (hidden, unique).
+    ///
+    /// - Parameter directory: the data directory the file will be installed in.
+    /// - Returns: the path; nothing is created.
+    public static func restoringFileName(in directory: String) -> String {
+        (directory as NSString).appendingPathComponent(".\(dataFileName).restoring-\(UUID().uuidString)")
+    }
+
+    /// Steps 2 to 4 of ``restore(backup:into:schema:replacing:)`` for a data file already
+    /// written (and fsynced) in `directory` under a temporary name, e.g. one extracted from an
+    /// archive: it is checked read-only, then renamed over `data.mdb` when allowed.
+    ///
+    /// - Parameters:
+    ///   - temporary: the data file, inside `directory` (same file system, so the rename is atomic);
+    ///     removed on any error.
+    ///   - backup: what the file came from, for messages.
+    ///   - directory: the data directory.
+    ///   - schema: the schema this build knows.
+    ///   - replacing: whether an existing store may be overwritten.
+    ///   - bytes: the file's size, for the summary.
+    /// - Returns: the summary.
+    /// - Throws: ``StorageError`` as ``restore(backup:into:schema:replacing:)`` does.
+    public static func install(
+        restoring temporary: String, from backup: String, into directory: String, schema: Schema, replacing: Bool, bytes: Int
+    ) throws -> RestoreSummary {
+        let target = (directory as NSString).appendingPathComponent(dataFileName)
+        do {
             let version = try checkRestorable(temporary, backup: backup, schema: schema)
-            let existed = files.fileExists(atPath: target)
+            let existed = FileManager.default.fileExists(atPath: target)
             if existed && !replacing {
                 throw StorageError(.storeExists, "\(directory) holds a store already; it is replaced only when asked to")
             }

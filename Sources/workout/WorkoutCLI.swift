@@ -12,7 +12,8 @@ struct WorkoutCLI: AsyncParsableCommand {
         commandName: "workout",
         abstract: "Log workouts, meals, weight and steps on your household's Workout server, and see how you are doing.",
         discussion: """
-            Sign in once with `workout login --server HOST:PORT --email YOU`; the session is kept \
+            Sign in once with `workout login --server HOST:PORT --email YOU` (`workout servers` \
+            lists the servers on the local network; NAME.local works as HOST does); the session is kept \
             in $WORKOUT_CONFIG_DIR, else $XDG_CONFIG_HOME/workout, else ~/.config/workout \
             (credentials.json, mode 0600; never the password). Times are in this machine's time \
             zone (TZ). Every command takes --json for scripts.
@@ -26,7 +27,7 @@ struct WorkoutCLI: AsyncParsableCommand {
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, RegisterCommand.self,
             LogCommand.self, TodayCommand.self, HistoryCommand.self, WeightCommand.self,
             AchievementsCommand.self, HouseholdCommand.self, ExportCommand.self, WatchCommand.self,
-            SessionsCommand.self, AdminCommand.self,
+            SessionsCommand.self, AdminCommand.self, ServersCommand.self,
         ]
     )
 

@@ -9,14 +9,18 @@ import Foundation
 /// 3. the configuration file named by `--config FILE`, else by `WORKOUTD_CONFIG`;
 /// 4. the defaults: host `127.0.0.1`, port `7420`, data directory `./workout-data`.
 ///
-/// The configuration file is one JSON object; every key is optional, an unknown key or a value
-/// of the wrong type is an error naming the file and the key:
+/// The configuration file is one JSON object; every key is optional, an unknown key, a value
+/// of the wrong type or out of its bound is an error naming the file and the key
+/// (``ConfigurationKey/all`` lists every key with its default and bound):
 ///
 /// ```json
 /// {
 ///   "host": "0.0.0.0",
 ///   "port": 7420,
 ///   "data_dir": "/var/lib/workout",
+///   "backup_dir": "/var/lib/workout/backups",
+///   "backup_keep_daily": 7,
+///   "backup_keep_weekly": 8,
 ///   "limits": {
 ///     "max_connections": 256,
 ///     "max_connections_per_address": 32,
@@ -61,6 +65,17 @@ struct ServerSettings: Sendable, Equatable {
     var limits = Limits()
     /// The configuration file that was read, if any.
     var configFile: String?
+    /// Where scheduled archives go, as the file gives it; `nil`: ``backupDirectory``'s default.
+    var backupDirectorySetting: String?
+    /// Days whose newest archive retention keeps.
+    var backupKeepDaily = 7
+    /// ISO weeks whose newest archive retention keeps.
+    var backupKeepWeekly = 8
+
+    /// Where scheduled archives go: `backup_dir`, else `backups` in the data directory.
+    var backupDirectory: String {
+        backupDirectorySetting ?? (dataDirectory as NSString).appendingPathComponent("backups")
+    }
 
     /// Limits the server enforces, as the configuration file's `limits` object gives them.
     /// Each is `nil` unless the file sets it, and the server then uses its own default.
@@ -129,11 +144,18 @@ struct ServerSettings: Sendable, Equatable {
             settings.configFile = path
             if let host = file.host { settings.host = try checkHost(host, source: "\"host\" in \(path)") }
             if let port = file.port { settings.port = try checkPort(port, source: "\"port\" in \(path)") }
-            if let directory = file.dataDirectory {
-                let checked = try checkDataDirectory(directory, source: "\"data_dir\" in \(path)")
-                settings.dataDirectory = checked.hasPrefix("/")
-                    ? checked : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(checked)
+            func relativeToFile(_ directory: String) -> String {
+                directory.hasPrefix("/")
+                    ? directory : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(directory)
             }
+            if let directory = file.dataDirectory {
+                settings.dataDirectory = relativeToFile(try checkDataDirectory(directory, source: "\"data_dir\" in \(path)"))
+            }
+            if let directory = file.backupDirectory {
+                settings.backupDirectorySetting = relativeToFile(try checkDataDirectory(directory, source: "\"backup_dir\" in \(path)"))
+            }
+            if let days = file.backupKeepDaily { settings.backupKeepDaily = days }
+            if let weeks = file.backupKeepWeekly { settings.backupKeepWeekly = weeks }
             settings.limits = file.limits
         }
         if let host = variable(hostVariable) { settings.host = try checkHost(host, source: hostVariable) }
@@ -191,16 +213,15 @@ struct ConfigurationFile: Equatable {
     var host: String?
     var port: Int?
     var dataDirectory: String?
+    var backupDirectory: String?
+    var backupKeepDaily: Int?
+    var backupKeepWeekly: Int?
     var limits = ServerSettings.Limits()
 
     /// The keys a configuration file may have at its top level.
-    static let keys = ["host", "port", "data_dir", "limits"]
+    static var keys: [String] { ConfigurationKey.topLevel }
     /// The keys its `limits` object may have.
-    static let limitKeys = [
-        "max_connections", "max_connections_per_address", "max_frame_bytes", "max_calls_in_flight",
-        "max_buffered_output_bytes", "handshake_timeout_seconds", "idle_timeout_seconds", "max_stream_seconds",
-        "shutdown_grace_seconds",
-    ]
+    static var limitKeys: [String] { ConfigurationKey.limitKeys }
 
     /// Reads and checks the file at `path`.
     static func load(_ path: String, readFile: (String) throws -> Data) throws(ConfigurationError) -> ConfigurationFile {
@@ -230,16 +251,19 @@ struct ConfigurationFile: Equatable {
         file.host = try string(top["host"], key: "host", path: path)
         file.port = try integer(top["port"], key: "port", path: path, minimum: 0)
         file.dataDirectory = try string(top["data_dir"], key: "data_dir", path: path)
+        file.backupDirectory = try string(top["backup_dir"], key: "backup_dir", path: path)
+        file.backupKeepDaily = try bounded(top["backup_keep_daily"], key: "backup_keep_daily", path: path)
+        file.backupKeepWeekly = try bounded(top["backup_keep_weekly"], key: "backup_keep_weekly", path: path)
         if let value = top["limits"], !(value is NSNull) {
             guard let limits = value as? [String: Any] else {
                 throw ConfigurationError("\"limits\" in \(path) must be a JSON object")
             }
             try checkKeys(limits, known: limitKeys, path: path, within: "limits")
             func count(_ key: String) throws(ConfigurationError) -> Int? {
-                try integer(limits[key], key: "limits." + key, path: path, minimum: 1)
+                try bounded(limits[key], key: "limits." + key, path: path)
             }
             func seconds(_ key: String) throws(ConfigurationError) -> Double? {
-                try number(limits[key], key: "limits." + key, path: path)
+                try boundedSeconds(limits[key], key: "limits." + key, path: path)
             }
             file.limits.maxConnections = try count("max_connections")
             file.limits.maxConnectionsPerAddress = try count("max_connections_per_address")
@@ -288,12 +312,29 @@ struct ConfigurationFile: Equatable {
         return integer
     }
 
-    private static func number(_ value: Any?, key: String, path: String) throws(ConfigurationError) -> Double? {
+    /// A whole number within the bound ``ConfigurationKey`` gives `key`.
+    private static func bounded(_ value: Any?, key: String, path: String) throws(ConfigurationError) -> Int? {
+        guard case .count(let range) = ConfigurationKey.named(key).bound else { preconditionFailure("\(key) is not a count") }
         guard let value, !(value is NSNull) else { return nil }
         guard !isBoolean(value), !(value is String), let number = value as? NSNumber,
-              number.doubleValue > 0, number.doubleValue.isFinite
+              let integer = Int(exactly: number.doubleValue), range.contains(integer)
         else {
-            throw ConfigurationError("\"\(key)\" in \(path) must be a number of seconds above 0 (got \(describe(value)))")
+            throw ConfigurationError(
+                "\"\(key)\" in \(path) must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(describe(value)))")
+        }
+        return integer
+    }
+
+    /// A number of seconds within the bound ``ConfigurationKey`` gives `key`.
+    private static func boundedSeconds(_ value: Any?, key: String, path: String) throws(ConfigurationError) -> Double? {
+        guard case .seconds(let range) = ConfigurationKey.named(key).bound else { preconditionFailure("\(key) is not seconds") }
+        guard let value, !(value is NSNull) else { return nil }
+        guard !isBoolean(value), !(value is String), let number = value as? NSNumber,
+              number.doubleValue > range.lowerBound || (range.lowerBound > 0 && number.doubleValue == range.lowerBound),
+              number.doubleValue <= range.upperBound
+        else {
+            throw ConfigurationError(
+                "\"\(key)\" in \(path) must be a number of seconds \(ConfigurationKey.named(key).bound.description) (got \(describe(value)))")
         }
         return number.doubleValue
     }

@@ -70,6 +70,10 @@ struct DataDirectoryOptions: ParsableArguments {
                 .store,
                 "there is no Workout store in \(directory); create one with `workoutd create-owner --data-dir \(directory)`, or pass --data-dir")
         }
+        try DataDirectoryOwner.check(directory)
+        if let upgrade = try StoreUpgrade.prepare(dataDirectory: directory, backupDirectory: try settings().backupDirectory) {
+            StandardError.print("workoutd: \(StoreUpgrade.describe(upgrade))")
+        }
         let store = try HouseholdStore(directory: directory)
         defer { store.close() }
         return try body(store, directory)

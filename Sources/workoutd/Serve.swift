@@ -44,10 +44,17 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "workoutd")
+        let configuration = Self.serverConfiguration(settings)
+        try FileDescriptorLimit.raise(toFit: configuration.maxConnections, logger: logger)
+        let notifier = SystemdNotifier()
+        try DataDirectoryOwner.check(settings.dataDirectory)
         try await DataDirectoryLock.withLock(dataDirectory: settings.dataDirectory) { _ in
+            if let upgrade = try StoreUpgrade.prepare(dataDirectory: settings.dataDirectory, backupDirectory: settings.backupDirectory) {
+                logger.notice("\(StoreUpgrade.describe(upgrade))")
+            }
             let household = try HouseholdStore(directory: settings.dataDirectory)
-            let server = WorkoutServer(configuration: serverConfiguration(settings), household: household, logger: logger)
-            let signals = ShutdownSignals(server: server, logger: logger)
+            let server = WorkoutServer(configuration: configuration, household: household, logger: logger)
+            let signals = ShutdownSignals(server: server, notifier: notifier, logger: logger)
             let addresses: [SocketAddress]
             do {
                 addresses = try server.start()
@@ -59,9 +66,15 @@ struct Serve: AsyncParsableCommand {
             print("workoutd \(WorkoutServer.version): serving on \(addresses.map(\.description).joined(separator: ", "))")
             print("data directory: \(dataDirectory)")
             if (try? household.listMembersLocally().isEmpty) == true {
-                print("no members yet: create the owner with `workoutd create-owner --email you@example.com --first-name You --data-dir \(settings.dataDirectory)`")
+                let location = settings.configFile.map { "--config \($0)" } ?? "--data-dir \(settings.dataDirectory)"
+                print("no members yet: create the owner with `workoutd create-owner \(location) --email you@example.com --first-name You`")
             }
             fflush(nil)
+            do {
+                try notifier.notify(["READY=1", "STATUS=serving on \(addresses.map(\.description).joined(separator: ", "))"])
+            } catch {
+                logger.error("cannot tell systemd the server is ready: \(error)")
+            }
             await signals.wait()
             household.close()
             logger.info("stopped; the store is closed")
@@ -69,7 +82,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The server's configuration: the defaults, overridden by the settings.
-    private func serverConfiguration(_ settings: ServerSettings) -> ServerConfiguration {
+    static func serverConfiguration(_ settings: ServerSettings) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = settings.host
         configuration.port = settings.port
@@ -98,10 +111,12 @@ final class ShutdownSignals: @unchecked Sendable {
     private var stopped = false
     private var continuation: CheckedContinuation<Void, Never>?
     private let server: WorkoutServer
+    private let notifier: SystemdNotifier
     private let logger: Logger
 
-    init(server: WorkoutServer, logger: Logger) {
+    init(server: WorkoutServer, notifier: SystemdNotifier, logger: Logger) {
         self.server = server
+        self.notifier = notifier
         self.logger = logger
         signal(SIGPIPE, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -122,6 +137,11 @@ final class ShutdownSignals: @unchecked Sendable {
         }
         received = true
         logger.info("signal \(number): shutting down gracefully (a second signal exits at once)")
+        do {
+            try notifier.notify(["STOPPING=1", "STATUS=shutting down: finishing the calls in flight"])
+        } catch {
+            logger.error("cannot tell systemd the server is stopping: \(error)")
+        }
         Task { [self] in
             await server.shutdown()
             queue.async { [self] in

@@ -16,19 +16,13 @@ struct Workoutd: AsyncParsableCommand {
               --data-dir  WORKOUTD_DATA_DIR  "data_dir"  default ./workout-data
               --host      WORKOUTD_HOST      "host"      default 127.0.0.1
               --port      WORKOUTD_PORT      "port"      default 7420
-              --config    WORKOUTD_CONFIG    a JSON object with the keys above and
-                                             "limits", every key optional:
-              {"host": "0.0.0.0", "port": 7420, "data_dir": "/var/lib/workout",
-               "limits": {"max_connections": 256,
-                          "max_connections_per_address": 32,
-                          "max_frame_bytes": 4194304,
-                          "max_calls_in_flight": 64,
-                          "max_buffered_output_bytes": 8388608,
-                          "handshake_timeout_seconds": 10,
-                          "idle_timeout_seconds": 300,
-                          "max_stream_seconds": 3600,
-                          "shutdown_grace_seconds": 10}}
-              A relative "data_dir" is relative to the configuration file.
+              --config    WORKOUTD_CONFIG    a JSON object, every key optional
+                                             (deploy/README.md has an example)
+              A relative "data_dir" or "backup_dir" is relative to the file.
+              `workoutd check-config` prints the effective settings.
+
+            CONFIGURATION KEYS (key, default, bound):
+            \(ConfigurationKey.table())
 
             EXIT CODES:
               0  success
@@ -48,6 +42,7 @@ struct Workoutd: AsyncParsableCommand {
             ResetPassword.self,
             Backup.self,
             Restore.self,
+            CheckConfig.self,
             Catalog.self,
         ],
         defaultSubcommand: Serve.self

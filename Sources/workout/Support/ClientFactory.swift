@@ -25,9 +25,43 @@ enum ClientFactory {
             connectTimeout: .seconds(5), callTimeout: .seconds(30), reconnect: .interactive)
     }
 
-    /// A client for `address`, resuming `token` if given.
+    /// A client for `address`, resuming `token` if given. An mDNS name (`nas.local`) that the
+    /// system cannot resolve (no `libnss-mdns`) is resolved through Avahi (``connectable(_:resolve:)``).
     static func client(for address: ServerAddress, token: SessionToken? = nil) -> WorkoutClient {
-        WorkoutClient(configuration: configuration(for: address), sessionToken: token)
+        WorkoutClient(configuration: configuration(for: connectable(address)), sessionToken: token)
+    }
+
+    /// Where to connect for `address`: itself, unless its host is an mDNS name (`….local`)
+    /// that `getaddrinfo` does not resolve, and `resolve` (Avahi's `avahi-resolve-host-name`)
+    /// does; then that address, on the same port. The name stays what is stored and shown.
+    ///
+    /// - Parameters:
+    ///   - address: The server as given or stored.
+    ///   - resolve: Resolves an mDNS host name to an address, or `nil`.
+    static func connectable(
+        _ address: ServerAddress, resolve: (String) -> String? = { Avahi.resolve(host: $0) }
+    ) -> ServerAddress {
+        guard isMulticastDNSName(address.host), !systemResolves(address.host), let resolved = resolve(address.host) else {
+            return address
+        }
+        return ServerAddress(host: resolved, port: address.port)
+    }
+
+    /// Whether `host` is an mDNS name: it ends in `.local` (RFC 6762).
+    static func isMulticastDNSName(_ host: String) -> Bool {
+        let name = host.hasSuffix(".") ? String(host.dropLast()) : host
+        return name.lowercased().hasSuffix(".local") && name.count > ".local".count
+    }
+
+    /// Whether the system's resolver (`getaddrinfo`, which knows mDNS names with Debian's
+    /// `libnss-mdns`) finds `host`.
+    static func systemResolves(_ host: String) -> Bool {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &list)
+        if let list { freeaddrinfo(list) }
+        return status == 0
     }
 
     /// `workout CLI on <host>`, at most 64 bytes (the server's limit on a device name).
@@ -48,22 +82,34 @@ enum ClientFactory {
     }
 
     /// The server to sign in to: `--server`, else `$WORKOUT_SERVER`, else the stored
-    /// credentials' server, else ``defaultServer``.
+    /// credentials' server, else ``defaultServer``. An mDNS name without a port (`nas.local`)
+    /// gets the port its server advertises, when `discover` (Avahi) finds it; else 7420.
     ///
     /// - Parameters:
     ///   - option: The `--server` option, if given.
     ///   - environment: The process's environment.
     ///   - stored: The stored credentials, if any.
+    ///   - discover: The servers on the local network, or `nil` when they cannot be looked for.
     /// - Returns: The address.
     /// - Throws: ``CLIError`` (usage) for a malformed address.
-    static func server(option: String?, environment: [String: String], stored: Credentials?) throws(CLIError) -> ServerAddress {
+    static func server(
+        option: String?, environment: [String: String], stored: Credentials?,
+        discover: () -> [DiscoveredServer]? = { try? Avahi.browse() }
+    ) throws(CLIError) -> ServerAddress {
         let (text, source): (String, String) =
             if let option { (option, "--server") }
             else if let variable = environment["WORKOUT_SERVER"], !variable.isEmpty { (variable, "WORKOUT_SERVER") }
             else if let stored { (stored.server, "the stored credentials") }
             else { (defaultServer, "the default") }
-        guard let address = ServerAddress(text) else {
+        guard var address = ServerAddress(text) else {
             throw CLIError(.usage, "\(source): \"\(text)\" is not a server address; expected HOST or HOST:PORT, e.g. 192.168.1.10:7420")
+        }
+        // `nas.local` without a port: the port that server advertises, if Avahi finds it.
+        if !text.contains(":"), isMulticastDNSName(address.host), let servers = discover() {
+            let wanted = address.host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            if let match = servers.first(where: { $0.host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".")) == wanted }) {
+                address.port = match.port
+            }
         }
         return address
     }

@@ -1,0 +1,184 @@
+import SystemCalls
+import Crypto
+package import Foundation
+package import Storage
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A backup as one file a family can keep on a USB disk or a NAS: a gzip-compressed tar
+/// (`tar -tzf` lists it) of two entries, in this order:
+///
+/// 1. `manifest.json` (``BackupManifest``): when, which host, server and schema versions, the
+///    store's size and SHA-256, the entries of every table;
+/// 2. `data.mdb`: a consistent, compacted copy of the LMDB store (``Store/backup(to:)``), taken
+///    while the server keeps serving.
+///
+/// The manifest comes first so that a restore checks the format and the schema version before
+/// it writes anything; the store's SHA-256 and gzip's own CRC-32 are checked before the
+/// restored copy replaces anything (``restore(archive:into:schema:replacing:)``).
+///
+/// Writing is crash-safe: the archive is written under a hidden temporary name beside its
+/// final one, fsynced, then linked into place (never over an existing file) and the directory
+/// fsynced; a crash leaves a hidden `.partial` file at worst, never a half archive under the
+/// real name.
+package enum BackupArchive {
+    /// The manifest's entry name.
+    package static let manifestEntryName = "manifest.json"
+    /// The store's entry name.
+    package static let storeEntryName = "data.mdb"
+    /// The largest manifest accepted when reading.
+    static let maxManifestBytes = 1 << 20
+
+    /// What ``write(from:to:serverVersion:host:now:level:)`` wrote.
+    package struct Written: Sendable {
+        /// The archive's path.
+        package var path: String
+        /// Its manifest.
+        package var manifest: BackupManifest
+        /// The archive's size on disk.
+        package var archiveBytes: Int
+    }
+
+    /// Writes an archive of `store` at `path`, while the store keeps serving.
+    ///
+    /// - Parameters:
+    ///   - store: the open store.
+    ///   - path: the archive to create; its directory must exist; refused if it exists.
+    ///   - serverVersion: the `workoutd` version, for the manifest.
+    ///   - host: this machine's name, for the manifest.
+    ///   - now: the time the manifest records.
+    ///   - level: zlib's compression level (1 fast … 9 small).
+    /// - Returns: the archive's path, manifest and size.
+    /// - Throws: ``StorageError``: `storeExists` when `path` exists, `dataDirectory` when a
+    ///   file cannot be written, `database` when the copy fails. Nothing is left behind on error.
+    package static func write(
+        from store: Store, to path: String, serverVersion: String, host: String, now: Date = Date(), level: Int32 = 6
+    ) throws -> Written {
+        try write(schema: store.schema, copy: { try store.backup(to: $0) }, to: path, serverVersion: serverVersion, host: host, now: now, level: level)
+    }
+
+    /// Writes an archive of the store in `directory` without opening it as a ``Store`` (no
+    /// migration runs): the archive taken before a migration. See
+    /// ``write(from:to:serverVersion:host:now:level:)``.
+    ///
+    /// - Parameters:
+    ///   - directory: a data directory holding a store, at any schema version.
+    ///   - schema: the tables to count for the manifest.
+    package static func write(
+        storeIn directory: String, schema: Schema, to path: String, serverVersion: String, host: String,
+        now: Date = Date(), level: Int32 = 6
+    ) throws -> Written {
+        try write(
+            schema: schema, copy: { try Store.backup(directory: directory, to: $0) }, to: path,
+            serverVersion: serverVersion, host: host, now: now, level: level)
+    }
+
+    private static func write(
+        schema: Schema, copy: (String) throws -> Void, to path: String, serverVersion: String, host: String, now: Date, level: Int32
+    ) throws -> Written {
+        let files = FileManager.default
+        if files.fileExists(atPath: path) {
+            throw StorageError(.storeExists, "\(path) exists already; an archive is never overwritten")
+        }
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let scratch = (directory as NSString).appendingPathComponent(".workout-backup-\(UUID().uuidString)")
+        defer { try? files.removeItem(atPath: scratch) }
+        try copy(scratch)
+        guard let inspection = try Store.inspect(directory: scratch, schema: schema) else {
+            throw StorageError(.database, "the copy of the store in \(scratch) is missing")
+        }
+        let copy = (scratch as NSString).appendingPathComponent(storeEntryName)
+        let (bytes, digest) = try hashFile(copy)
+        let manifest = BackupManifest(
+            createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), host: host,
+            serverVersion: serverVersion, schemaVersion: inspection.schemaVersion,
+            storeBytes: bytes, storeSHA256: digest, records: inspection.entries)
+
+        let temporary = (directory as NSString).appendingPathComponent(
+            ".\((path as NSString).lastPathComponent).partial-\(UUID().uuidString)")
+        defer { _ = try? SystemCall.retrying("unlink", subject: temporary) { unlink(temporary) } }
+        do {
+            try writeArchive(manifest: manifest, storeFile: copy, to: temporary, level: level)
+            try SystemCall.retrying("link", subject: "\(temporary) → \(path)") { link(temporary, path) }
+            try syncDirectory(directory)
+        } catch let error as SystemCallError where error.call == "link" && error.errno == EEXIST {
+            throw StorageError(.storeExists, "\(path) exists already; an archive is never overwritten")
+        } catch let error as SystemCallError {
+            throw StorageError(.dataDirectory, "cannot write the archive \(path)", underlying: error)
+        }
+        let size = (try? files.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return Written(path: path, manifest: manifest, archiveBytes: size)
+    }
+
+    /// The tar stream through gzip into a new file, fsynced.
+    private static func writeArchive(manifest: BackupManifest, storeFile: String, to path: String, level: Int32) throws {
+        let output = try SystemCall.retrying("open", subject: path) {
+            open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
+        defer { try? SystemCall.close(output, subject: path) }
+        let gzip = GzipFileWriter(descriptor: output, path: path, level: level)
+        defer { gzip.abandon() }
+        let time = Int(manifest.createdAt.timeIntervalSince1970)
+        let manifestBytes = try manifest.encoded()
+        try gzip.write(TarHeader(name: manifestEntryName, size: manifestBytes.count, modificationTime: time).encoded())
+        try gzip.write(manifestBytes)
+        try gzip.write([UInt8](repeating: 0, count: TarHeader.padding(after: manifestBytes.count)))
+        try gzip.write(TarHeader(name: storeEntryName, size: manifest.storeBytes, modificationTime: time).encoded())
+        let copied = try forEachChunk(of: storeFile) { chunk throws(SystemCallError) in try gzip.write(chunk) }
+        guard copied == manifest.storeBytes else {
+            throw StorageError(.database, "the copy of the store changed size while it was archived")
+        }
+        try gzip.write([UInt8](repeating: 0, count: TarHeader.padding(after: copied) + 2 * TarHeader.blockSize))
+        try gzip.finish()
+        try SystemCall.retrying("fsync", subject: path) { fsync(output) }
+    }
+
+    /// The size and lowercase hex SHA-256 of a file.
+    static func hashFile(_ path: String) throws -> (bytes: Int, sha256: String) {
+        var hasher = SHA256()
+        let bytes: Int
+        do {
+            bytes = try forEachChunk(of: path) { chunk in hasher.update(bufferPointer: chunk) }
+        } catch {
+            throw StorageError(.dataDirectory, "cannot read \(path)", underlying: error)
+        }
+        return (bytes, hex(hasher.finalize()))
+    }
+
+    /// Lowercase hex of a digest.
+    static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Calls `body` with each chunk (1 MiB) of the file at `path`, in order.
+    ///
+    /// - Returns: the file's size.
+    private static func forEachChunk(
+        of path: String, _ body: (UnsafeRawBufferPointer) throws(SystemCallError) -> Void
+    ) throws(SystemCallError) -> Int {
+        let input = try SystemCall.retrying("open", subject: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { try? SystemCall.close(input, subject: path) }
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        var total = 0
+        while true {
+            let count = try readFromFile(input, buffer, size, path: path)
+            if count == 0 { return total }
+            try body(UnsafeRawBufferPointer(start: buffer, count: count))
+            total += count
+        }
+    }
+
+    /// fsyncs a directory, so that a rename or link in it is durable.
+    static func syncDirectory(_ directory: String) throws(SystemCallError) {
+        let handle = try SystemCall.retrying("open", subject: directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { try? SystemCall.close(handle, subject: directory) }
+        try SystemCall.retrying("fsync", subject: directory) { fsync(handle) }
+    }
+}
