@@ -60,38 +60,15 @@ extension HouseholdStore {
                 chunk.totals = totals(of: user, now: now)
                 cursor.stage = .workouts
             }
-            var size = try Self.encodedSize(of: chunk)
-            var holdsRecords = false
-            /// Whether a record of `bytes` encoded bytes still fits (the first always does).
-            func fits(_ record: some SwiftProtobuf.Message) throws -> Bool {
-                let bytes = Self.repeatedFieldBytes(try Self.encodedSize(of: record))
-                if holdsRecords && size + bytes > maxChunkBytes { return false }
-                size += bytes
-                holdsRecords = true
-                return true
-            }
+            var budget = ExportChunkBudget(maxBytes: maxChunkBytes, used: try Self.encodedSize(of: chunk))
             let prefix = KeyRange.prefix(cursor.caller.userID.orderedKey)
-            while cursor.stage == .workouts {
-                let page = try txn.scanRecords(tables.workoutsByTime, in: tables.workouts, ScanRequest(range: prefix, limit: 1, after: cursor.resumeAfter))
-                guard let workout = page.elements.first?.value else { cursor.advance(); break }
-                guard try fits(workout) else { return chunk }
-                chunk.workouts.append(workout)
-                cursor.moveOn(after: page.resumeAfter)
-            }
-            while cursor.stage == .meals {
-                let page = try txn.scanRecords(tables.mealsByTime, in: tables.meals, ScanRequest(range: prefix, limit: 1, after: cursor.resumeAfter))
-                guard let meal = page.elements.first?.value else { cursor.advance(); break }
-                guard try fits(meal) else { return chunk }
-                chunk.meals.append(meal)
-                cursor.moveOn(after: page.resumeAfter)
-            }
-            while cursor.stage == .weights {
-                let page = try txn.scanRecords(tables.weightsByTime, in: tables.weights, ScanRequest(range: prefix, limit: 1, after: cursor.resumeAfter))
-                guard let entry = page.elements.first?.value else { cursor.advance(); break }
-                guard try fits(entry) else { return chunk }
-                chunk.weights.append(entry)
-                cursor.moveOn(after: page.resumeAfter)
-            }
+            guard try Self.appendRecords(tables.workoutsByTime, in: tables.workouts, prefix: prefix, from: txn, stage: .workouts,
+                                         cursor: &cursor, budget: &budget, into: &chunk.workouts),
+                  try Self.appendRecords(tables.mealsByTime, in: tables.meals, prefix: prefix, from: txn, stage: .meals,
+                                         cursor: &cursor, budget: &budget, into: &chunk.meals),
+                  try Self.appendRecords(tables.weightsByTime, in: tables.weights, prefix: prefix, from: txn, stage: .weights,
+                                         cursor: &cursor, budget: &budget, into: &chunk.weights)
+            else { return chunk }
             while cursor.stage == .steps {
                 // One day's reports (one per device) travel together.
                 var day = Workout_V1_StepsDay()
@@ -111,7 +88,7 @@ extension HouseholdStore {
                 day.day = LocalDay(epochDay: dayEpoch).wire
                 day.steps = StepsRule.dayTotal(day.sources.map(\.steps))
                 day.revision = day.sources.map(\.revision).max() ?? 0
-                guard try fits(day) else { return chunk }
+                guard try budget.admit(day) else { return chunk }
                 chunk.steps.append(day)
                 cursor.moveOn(after: reachedEnd ? nil : after)
             }
@@ -120,7 +97,7 @@ extension HouseholdStore {
                 let achievements = try txn.scan(tables.achievements, ScanRequest(range: prefix)).elements.map(\.value)
                     .sorted { ($0.unlockedAtMs, $0.achievementID) < ($1.unlockedAtMs, $1.achievementID) }
                 for achievement in achievements.dropFirst(cursor.achievementsSent) {
-                    guard try fits(achievement) else { return chunk }
+                    guard try budget.admit(achievement) else { return chunk }
                     chunk.achievements.append(achievement)
                     cursor.achievementsSent += 1
                 }
@@ -128,6 +105,29 @@ extension HouseholdStore {
             }
             return chunk
         }
+    }
+
+    /// Appends records of one time-ordered kind, oldest first, while `cursor` is at `stage` and
+    /// they fit the budget; each is one index step from the resume key, so a chunk ends exactly
+    /// where it is full.
+    ///
+    /// - Returns: `false` when the chunk is full (the cursor stays at the record that did not fit).
+    static func appendRecords<IK, K, V: SwiftProtobuf.Message>(
+        _ index: SecondaryIndex<IK, K, V>, in table: IndexedTable<K, V>, prefix: KeyRange,
+        from txn: borrowing ReadTransaction, stage: ExportCursor.Stage,
+        cursor: inout ExportCursor, budget: inout ExportChunkBudget, into records: inout [V]
+    ) throws -> Bool {
+        while cursor.stage == stage {
+            let page = try txn.scanRecords(index, in: table, ScanRequest(range: prefix, limit: 1, after: cursor.resumeAfter))
+            guard let record = page.elements.first?.value else {
+                cursor.advance()
+                break
+            }
+            guard try budget.admit(record) else { return false }
+            records.append(record)
+            cursor.moveOn(after: page.resumeAfter)
+        }
+        return true
     }
 
     /// The whole export at once (tests and tools; the server streams with
@@ -154,6 +154,24 @@ extension HouseholdStore {
             rest >>= 7
         }
         return 1 + lengthBytes + bytes
+    }
+}
+
+/// What one export chunk may still take, in encoded bytes.
+struct ExportChunkBudget {
+    let maxBytes: Int
+    /// The chunk's encoded size so far.
+    var used: Int
+    var holdsRecords = false
+
+    /// Counts `record` in if it fits (the first record of a chunk always does, so a record larger
+    /// than the budget travels alone).
+    mutating func admit(_ record: some SwiftProtobuf.Message) throws -> Bool {
+        let bytes = HouseholdStore.repeatedFieldBytes(try HouseholdStore.encodedSize(of: record))
+        if holdsRecords && used + bytes > maxBytes { return false }
+        used += bytes
+        holdsRecords = true
+        return true
     }
 }
 

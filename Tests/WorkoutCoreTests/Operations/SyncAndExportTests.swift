@@ -160,4 +160,40 @@ struct SyncAndExportTests {
             #expect(achievements.allSatisfy { $0.unlocked })
         }
     }
+
+    /// PROTOCOL.md, Streams.Export: each chunk is read when it is made, so a change during a long
+    /// export shows as it is then (with a revision above the export's), and the change log from
+    /// the export's revision brings the copy to the present.
+    @Test("An export made chunk by chunk shows later changes as they are, and Changes from its revision converge")
+    func exportChunkByChunkAndConverge() async throws {
+        try await withHousehold { household in
+            let store = household.store
+            let member = try await household.addMember("Lee")
+            let now = household.clock.nowMilliseconds()
+            var meals: [Workout_V1_Meal] = []
+            for index in 0..<20 {
+                meals.append(try await store.log(member, meal(at: now - Int64(20 - index) * 3_600_000, items: [100, 200, 300])).meal)
+            }
+            var cursor = try store.beginExport(member.caller)
+            let first = try #require(try store.nextExportChunk(&cursor, maxChunkBytes: 1_024))
+            let exported = first.meals.count
+            #expect(exported > 0 && exported < 20)
+            // Meanwhile: a meal not yet exported is deleted, a newer meal is logged (ahead of the
+            // cursor), and a workout (a kind the export has passed).
+            _ = try await store.deleteMeal(member, id: meals[19].id)
+            let late = try await store.log(member, meal(at: now, items: [50])).meal
+            let workout = try await store.log(member, workout(at: now)).workout
+            var chunks = [first]
+            while let chunk = try store.nextExportChunk(&cursor, maxChunkBytes: 1_024) { chunks.append(chunk) }
+            #expect(chunks.allSatisfy { $0.revision == cursor.revision })
+            #expect(chunks.flatMap(\.meals).map(\.id) == meals.dropLast().map(\.id) + [late.id], "the deleted meal is missing, the new one there")
+            #expect(chunks.flatMap(\.meals).last.map { $0.revision > cursor.revision } == true)
+            #expect(chunks.flatMap(\.workouts).isEmpty, "workouts were passed before it was logged")
+            // Changes from the export's revision name all three, so a client converges.
+            let changes = try store.changes(member.caller, .with { $0.sinceRevision = cursor.revision; $0.pageSize = 100 }).changes
+            #expect(changes.contains { $0.deleted.kind == .meal && $0.deleted.id == meals[19].id })
+            #expect(changes.contains { $0.meal.id == late.id })
+            #expect(changes.contains { $0.workout.id == workout.id })
+        }
+    }
 }
