@@ -30,14 +30,17 @@ package struct ConnectionInstant: Comparable, Hashable, Sendable, CustomStringCo
     /// Whole milliseconds since the origin, for PING stamps.
     package var milliseconds: UInt64 { nanoseconds / 1_000_000 }
 
+    /// Whether `lhs` comes before `rhs`.
     package static func < (lhs: ConnectionInstant, rhs: ConnectionInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
     }
 
+    /// The instant `rhs` after `lhs` (see ``advanced(by:)``).
     package static func + (lhs: ConnectionInstant, rhs: Duration) -> ConnectionInstant {
         lhs.advanced(by: rhs)
     }
 
+    /// E.g. `t+1500.0 ms`, for test failures and logs.
     package var description: String { "t+\(Double(nanoseconds) / 1e6) ms" }
 }
 
