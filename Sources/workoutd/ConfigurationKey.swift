@@ -1,4 +1,5 @@
 import Foundation
+import WorkoutProtocol
 
 /// One key of the configuration file: its name, its default, its bound and what it sets.
 ///
@@ -62,8 +63,8 @@ struct ConfigurationKey: Sendable {
                          summary: "open connections at once (each is a file descriptor: see LimitNOFILE)"),
         ConfigurationKey(name: "limits.max_connections_per_address", bound: .count(1...65536), defaultValue: "256",
                          summary: "open connections from one source address"),
-        ConfigurationKey(name: "limits.max_frame_bytes", bound: .count(1024...(64 << 20)), defaultValue: "4194304",
-                         summary: "the largest frame accepted"),
+        ConfigurationKey(name: "limits.max_frame_bytes", bound: .count(HandshakeLimits.allowedFrameSizes), defaultValue: "4194304",
+                         summary: "the largest frame accepted (announced in ServerHello, so within the protocol's 65536..67108864)"),
         ConfigurationKey(name: "limits.max_calls_in_flight", bound: .count(1...1024), defaultValue: "64",
                          summary: "calls in flight on one connection"),
         ConfigurationKey(name: "limits.max_buffered_output_bytes", bound: .count((64 << 10)...(1 << 30)), defaultValue: "8388608",

@@ -99,6 +99,7 @@ struct ServerSettingsTests {
         (#"{"data_dir": ""}"#, [:], "\"data_dir\" in /c.json must be a non-empty path"),
         (#"{"limits": {"max_connections": 0}}"#, [:], "\"limits.max_connections\" in /c.json must be a whole number from 1 to 65536 (got 0)"),
         (#"{"limits": {"max_connections": 100000}}"#, [:], "\"limits.max_connections\" in /c.json must be a whole number from 1 to 65536 (got 100000)"),
+        (#"{"limits": {"max_frame_bytes": 1024}}"#, [:], "\"limits.max_frame_bytes\" in /c.json must be a whole number from 65536 to 67108864 (got 1024)"),
         (#"{"limits": {"shutdown_grace_seconds": 61}}"#, [:], "\"limits.shutdown_grace_seconds\" in /c.json must be a number of seconds above 0, at most 60 s (got 61)"),
         (#"{"backup_keep_daily": 0}"#, [:], "\"backup_keep_daily\" in /c.json must be a whole number from 1 to 366 (got 0)"),
         (#"{"backup_keep_weekly": -1}"#, [:], "\"backup_keep_weekly\" in /c.json must be a whole number from 0 to 520 (got -1)"),
