@@ -53,7 +53,7 @@ final class Connection: @unchecked Sendable {
         // hold up the connections that happen to share its loop: Dispatch adds a thread.
         self.queue = DispatchQueue(label: "workout.connection.\(id)", target: Self.sharedTarget)
         self.machine = ServerConnectionMachine(
-            limits: context.connectionLimits, methods: context.router.descriptors, now: Self.now())
+            limits: context.connectionLimits, methods: context.methods, now: Self.now())
         var logger = context.logger
         logger[metadataKey: "connection"] = "\(id)"
         logger[metadataKey: "peer"] = "\(peer)"

@@ -1,6 +1,7 @@
 package import Logging
 import Synchronization
 package import WorkoutCore
+import WorkoutProtocol
 
 /// What every connection shares: configuration, routes, the household, statistics, the log,
 /// and the registry of open connections.
@@ -12,6 +13,8 @@ package final class ServerContext: Sendable {
     package let logger: Logger
     /// The connection rules' settings, from the configuration.
     let connectionLimits: ServerConnectionMachine.Limits
+    /// The methods served, by number: made once, shared by every connection's machine.
+    let methods: [UInt32: MethodDescriptor]
     /// Read buffers of ``ServerConfiguration/readChunkSize`` bytes, lent to connections per read.
     let readBuffers: ReadBufferPool
     private let connections = Mutex<[UInt64: Connection]>([:])
@@ -25,6 +28,7 @@ package final class ServerContext: Sendable {
         self.statistics = statistics
         self.logger = logger
         self.connectionLimits = ServerConnectionMachine.Limits(configuration)
+        self.methods = router.descriptors
         self.readBuffers = ReadBufferPool(size: max(configuration.readChunkSize, 4_096))
     }
 
