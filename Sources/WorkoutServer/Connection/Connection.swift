@@ -234,7 +234,11 @@ final class Connection: @unchecked Sendable {
     }
 
     private func run(_ call: ServerCallStart) {
-        guard let handler = context.router.route(call.method)?.handler else { return }
+        guard let handler = context.router.route(call.method)?.handler else {
+            // The machine knows only the router's methods; answer rather than leave a call hanging.
+            answer(call.callID, .failure(CallFailure(.unimplemented, "this server has no method \(call.method)")))
+            return
+        }
         let requestContext = RequestContext(caller: caller, source: peer.host, agent: machine.clientAgent)
         let callID = call.callID
         switch handler {

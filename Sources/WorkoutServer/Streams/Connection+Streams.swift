@@ -8,7 +8,11 @@ import WorkoutProtocol
 /// them back when the peer has drained it.
 extension Connection {
     func startStream(_ kind: StreamKind, callID: UInt32, body: [UInt8], context requestContext: RequestContext) {
-        guard let caller = requestContext.caller else { return }
+        guard let caller = requestContext.caller else {
+            // The machine runs streams only with a session; answer rather than leave the call hanging.
+            callFinished(callID, .failure(CallFailure(.unauthenticated, "this method needs a session")))
+            return
+        }
         switch kind {
         case .watch:
             let request: Workout_V1_WatchRequest
