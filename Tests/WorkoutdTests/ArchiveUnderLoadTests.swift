@@ -47,13 +47,9 @@ struct ArchiveUnderLoadTests {
             let started = Date()
             var user = UUID()
             let connections = try (0..<Self.writers).map { _ -> TestConnection in
-                let connection = try TestConnection(port: server.port, timeout: 10)
-                try connection.handshake()
-                var login = Workout_V1_LoginRequest()
-                login.email = "ada@example.com"
-                login.password = "correct horse battery"
-                user = UUID(bytes: try connection.call(MethodCatalog.login, login).profile.userID)
-                return connection
+                let signedIn = try signedInConnection(port: server.port)
+                user = signedIn.user
+                return signedIn.connection
             }
             let group = DispatchGroup()
             for (writer, connection) in connections.enumerated() {
@@ -120,12 +116,7 @@ struct ArchiveUnderLoadTests {
             // The restored store serves: log in over the protocol and read every entry back.
             let restored = try ServeProcess(dataDirectory: directory + "/restored")
             defer { restored.stop(SIGTERM) }
-            let client = try TestConnection(port: restored.port, timeout: 10)
-            try client.handshake()
-            var login = Workout_V1_LoginRequest()
-            login.email = "ada@example.com"
-            login.password = "correct horse battery"
-            _ = try client.call(MethodCatalog.login, login)
+            let client = try signedInConnection(port: restored.port).connection
             var served = 0
             var request = Workout_V1_WeightProgressRequest()
             request.pageSize = 1_000

@@ -42,3 +42,19 @@ func inviteCode(in output: String) -> String? {
     output.split(separator: "\n").first { $0.hasPrefix("Invite code: ") }
         .map { String($0.dropFirst("Invite code: ".count)) }
 }
+
+/// A protocol connection to a running `workoutd` on `port`, past the handshake and signed in as
+/// the owner `createOwner` made (same default credentials).
+///
+/// - Returns: The connection and the owner's user id.
+func signedInConnection(
+    port: Int, email: String = "ada@example.com", password: String = "correct horse battery"
+) throws -> (connection: TestConnection, user: UUID) {
+    let connection = try TestConnection(port: port, timeout: 10)
+    try connection.handshake()
+    var login = Workout_V1_LoginRequest()
+    login.email = email
+    login.password = password
+    let user = UUID(bytes: try connection.call(MethodCatalog.login, login).profile.userID)
+    return (connection, user)
+}

@@ -19,13 +19,9 @@ struct ServeProcessTests {
         let acknowledged = Mutex<Set<Data>>([])
         var user = UUID()
         let connections = try (0..<4).map { _ -> TestConnection in
-            let connection = try TestConnection(port: port, timeout: 10)
-            try connection.handshake()
-            var login = Workout_V1_LoginRequest()
-            login.email = "ada@example.com"
-            login.password = "correct horse battery"
-            user = UUID(bytes: try connection.call(MethodCatalog.login, login).profile.userID)
-            return connection
+            let signedIn = try signedInConnection(port: port)
+            user = signedIn.user
+            return signedIn.connection
         }
         let group = DispatchGroup()
         for connection in connections {
