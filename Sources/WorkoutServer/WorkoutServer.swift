@@ -152,18 +152,25 @@ package final class WorkoutServer: Sendable {
     /// finish (up to the grace period), then every connection closes. The household store
     /// stays open for the caller to close (which flushes the writer).
     package func shutdown(gracePeriod: Duration? = nil) async {
-        guard !stopping.exchange(true, ordering: .relaxed) else { return }
-        stopListening()
+        beginShutdown()
         let grace = gracePeriod ?? context.configuration.shutdownGracePeriod
-        context.logger.info("shutting down", metadata: ["grace": "\(grace)"])
-        for connection in context.openConnections {
-            connection.drain(message: "the server is shutting down")
-        }
         let deadline = ContinuousClock.now + grace
         while !context.openConnections.isEmpty && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
         stopNow()
+    }
+
+    /// The first half of ``shutdown(gracePeriod:)``, synchronous and callable from any thread:
+    /// stops accepting and sends every connection its GOAWAY; each then closes by itself once
+    /// its calls are done. Does nothing the second time.
+    package func beginShutdown() {
+        guard !stopping.exchange(true, ordering: .relaxed) else { return }
+        stopListening()
+        context.logger.info("shutting down: GOAWAY to every connection")
+        for connection in context.openConnections {
+            connection.drain(message: "the server is shutting down")
+        }
     }
 
     /// Closes every connection at once (a second signal, or the end of the grace period).

@@ -73,6 +73,9 @@ struct ShutdownTests {
                 return (loaded, watcher, watch, sent)
             }
 
+            // GOAWAY goes out at once, from this thread: a task would wait for a thread of the
+            // cooperative pool, which the suite's long synchronous tests may hold for a minute.
+            server.beginShutdown()
             let shutdown = Task { await server.shutdown(gracePeriod: .seconds(5)) }
             let acknowledged = try await blocking { () -> (ok: Set<Data>, refused: Set<Data>) in
                 var ok: Set<Data> = []
