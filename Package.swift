@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/google/swift-benchmark.git", from: "0.1.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
     ],
     targets: [
         // C libraries, in quarantine.
@@ -38,6 +39,12 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
 
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+
         // The C allocator's one setting the server needs (see workoutd's Serve).
         .target(name: "CMemory"),
 
@@ -48,10 +55,16 @@ let package = Package(
         // Typed tables, ordered keys, secondary indexes, range scans, group commit, schema, backup.
         .target(name: "Storage", dependencies: ["LMDB", "SystemCalls"], exclude: ["README.md"], swiftSettings: strictSettings),
 
+        // TLS without sockets: OpenSSL sessions over memory BIOs, which the connections drive.
+        .target(name: "WorkoutTLS", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
+
         // The wire contract: frames, handshake, status codes, method catalog, compression, messages.
         .target(
             name: "WorkoutProtocol",
-            dependencies: ["CZlib", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: [
+                "CZlib", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Generated/PROTO_CHECKSUM", "README.md"],
             swiftSettings: strictSettings
         ),
@@ -72,10 +85,12 @@ let package = Package(
         .target(
             name: "WorkoutServer",
             dependencies: [
-                "WorkoutCore", "WorkoutProtocol", "SystemCalls",
+                "WorkoutCore", "WorkoutProtocol", "SystemCalls", "WorkoutTLS",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -85,7 +100,12 @@ let package = Package(
         // model. It depends on the wire contract alone, never on the store or the server.
         .target(
             name: "WorkoutClient",
-            dependencies: ["WorkoutProtocol", "SystemCalls", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: [
+                "WorkoutProtocol", "SystemCalls", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // The TLS engine on Linux; another platform adds its own engine behind the same seam.
+                .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
+            ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
@@ -110,7 +130,7 @@ let package = Package(
         // Tests, one target per module.
         .target(
             name: "TestSupport",
-            dependencies: ["WorkoutProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["WorkoutProtocol", "WorkoutTLS", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
@@ -129,6 +149,11 @@ let package = Package(
         .target(
             name: "ProcessTestSupport",
             path: "Tests/ProcessTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WorkoutTLSTests",
+            dependencies: ["WorkoutTLS", "TestSupport", "WorkoutServer"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strictSettings),
@@ -184,7 +209,7 @@ let package = Package(
         .target(
             name: "WorkoutBenchKit",
             dependencies: [
-                "CLinuxEvents", "SystemCalls", "WorkoutCore", "WorkoutProtocol", "WorkoutServer",
+                "CLinuxEvents", "SystemCalls", "WorkoutCore", "WorkoutProtocol", "WorkoutServer", "WorkoutTLS",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

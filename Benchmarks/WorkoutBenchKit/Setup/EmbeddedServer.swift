@@ -59,7 +59,7 @@ package final class EmbeddedServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: workoutd)
         process.arguments = [
-            "serve", "--data-dir", dataDirectory, "--config", configFile, "--host", "127.0.0.1", "--port", "0",
+            "serve", "--data-dir", dataDirectory, "--config", configFile, "--host", "127.0.0.1", "--port", "0", "--transport", "plain",
             "--log-level", "warning",
         ]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
