@@ -48,7 +48,9 @@ package final class EmbeddedServer {
     ///   - timeout: Seconds to wait for the listening line.
     /// - Throws: ``BenchFailure`` when it cannot start, exits, or says nothing in time (with
     ///   the end of its log).
-    package init(workoutd: String, dataDirectory: String, workDirectory: String, connections: Int, timeout: Double = 30) throws {
+    package init(
+        workoutd: String, dataDirectory: String, workDirectory: String, connections: Int, tls: Bool = false, timeout: Double = 30
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: workoutd) else {
             throw BenchFailure("no workoutd executable at \(workoutd); build it (swift build -c release --product workoutd) or pass --workoutd PATH")
         }
@@ -59,7 +61,7 @@ package final class EmbeddedServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: workoutd)
         process.arguments = [
-            "serve", "--data-dir", dataDirectory, "--config", configFile, "--host", "127.0.0.1", "--port", "0", "--transport", "plain",
+            "serve", "--data-dir", dataDirectory, "--config", configFile, "--host", "127.0.0.1", "--port", "0", "--transport", tls ? "tls" : "plain",
             "--log-level", "warning",
         ]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
