@@ -36,8 +36,9 @@ package final class TLSSession {
     /// Whether the peer ended the TLS session (close_notify): no more plaintext will come.
     package private(set) var peerClosed = false
 
-    /// How many leading bytes ``firstBytes`` keeps.
-    package static let firstBytesKept = 8
+    /// How many leading bytes ``firstBytes`` keeps: enough for a refusal in the protocol's
+    /// clear text (a preface and a GOAWAY with its message).
+    package static let firstBytesKept = 1_024
     /// The most plaintext one ``writePlaintext(_:)`` takes: four full TLS records.
     package static let maxPlaintextPerWrite = 64 * 1_024
 

@@ -49,7 +49,11 @@ package final class ServeProcess: @unchecked Sendable {
             throw ServeProcessError(output: text)
         }
         self.port = port
+        self.banner = text
     }
+
+    /// What the server printed first (its address line, and what came in the same read).
+    package let banner: String
 
     /// Sends `signal` and waits (at most 30 s, then it is terminated) for the process to end.
     ///

@@ -118,6 +118,17 @@ final class ClientTransport {
         guard let engine, engine.firstBytes.starts(with: Preface.magic) else {
             return WorkoutError(code: .unavailable, message: "TLS with \(server) failed: \(error.message)")
         }
+        // A TLS server refuses a connection over its limits before any TLS, in the clear
+        // (RESOURCE_EXHAUSTED, or UNAVAILABLE while stopping): say its reason, and try again later.
+        var decoder = FrameDecoder(role: .client)
+        decoder.append(engine.firstBytes)
+        if let preface = try? decoder.readPreface(), preface.isRefusal, let frame = try? decoder.nextFrame(), frame.type == .goAway,
+            frame.status == .resourceExhausted || frame.status == .unavailable
+        {
+            let details = try? Workout_V1_RpcStatus(serializedBytes: frame.body)
+            return WorkoutError(
+                code: frame.status, message: "the server at \(server) refused the connection: \(details?.message ?? frame.status.description)")
+        }
         return WorkoutError(
             code: .failedPrecondition,
             message: "the server at \(server) speaks plain TCP, not TLS; connect without TLS only if it listens on "
