@@ -18,15 +18,17 @@ package final class ServeProcess: @unchecked Sendable {
     /// Starts `workoutd serve --port 0` on `dataDirectory` and waits (at most 30 s) for the line
     /// that names its address.
     ///
-    /// - Parameter dataDirectory: The data directory (a household with an owner, usually).
+    /// - Parameters:
+    ///   - dataDirectory: The data directory (a household with an owner, usually).
+    ///   - extra: More arguments for `workoutd serve` (`--config FILE`).
     /// - Throws: ``ServeProcessError`` when the binary is missing or the server did not report
     ///   its address.
-    package init(dataDirectory: String) throws {
+    package init(dataDirectory: String, arguments extra: [String] = []) throws {
         guard let binary = BuiltProduct.path(named: "workoutd", override: "WORKOUTD_BINARY") else {
             throw ServeProcessError(output: "the workoutd binary was not found next to the tests; set WORKOUTD_BINARY")
         }
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--data-dir", dataDirectory, "--port", "0", "--log-level", "warning"]
+        process.arguments = ["serve", "--data-dir", dataDirectory, "--port", "0", "--log-level", "warning"] + extra
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -8,6 +8,13 @@ package struct RequestContext: Sendable {
     package var source: String
     /// The client's agent string from its HELLO.
     package var agent: String
+
+    /// The context of a call from `source` by `caller`.
+    package init(caller: Caller?, source: String, agent: String) {
+        self.caller = caller
+        self.source = source
+        self.agent = agent
+    }
 }
 
 /// What a handler produces besides its response.
