@@ -148,16 +148,17 @@ func decodeRequest<Request: SwiftProtobuf.Message>(_ type: Request.Type, _ bytes
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
 ) -> Int32
 
 var argc = CommandLine.argc
 var argv = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-    runCall(UnsafeRawBufferPointer(start: data, count: size))
+let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+    runCall(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size))
     return 0
-})
+}
+exit(status)
 #else
 var replayed = 0
 for path in CommandLine.arguments.dropFirst() {

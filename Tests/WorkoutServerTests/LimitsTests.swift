@@ -314,6 +314,24 @@ struct LimitsTests {
         }
     }
 
+    @Test("Calls of made-up method numbers are counted under one entry of Admin.Stats, not one per number")
+    func unknownMethodsShareOneStatsEntry() async throws {
+        try await withServer { server, _, port in
+            try await blocking {
+                let connection = try TestConnection(port: port)
+                try connection.handshake()
+                for number in UInt32(60_000)..<60_200 {
+                    let id = try connection.sendRequest(method: number, body: [])
+                    #expect(try connection.finalFrame(of: id).status == .unimplemented)
+                }
+                let methods = server.statistics.snapshot().methods
+                #expect(methods.map(\.method) == [0])
+                #expect(methods.first?.name == "unknown")
+                #expect(methods.first?.calls == 200)
+            }
+        }
+    }
+
     @Test("A flood of connections over the limits (total and per source) is refused with GOAWAY RESOURCE_EXHAUSTED while admitted clients are served")
     func connectionFlood() async throws {
         try await withServer(configure: {

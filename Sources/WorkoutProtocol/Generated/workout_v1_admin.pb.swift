@@ -491,7 +491,9 @@ package nonisolated struct Workout_V1_StatsResponse: @unchecked Sendable {
     set {_uniqueStorage()._authenticatedConnections = newValue}
   }
 
-  /// Per method, for every method called at least once, by number.
+  /// Per method, for every method called at least once, by number. Calls of
+  /// numbers this server does not serve (answered UNIMPLEMENTED) are counted
+  /// together under method 0, name "unknown".
   package var methods: [Workout_V1_MethodStats] {
     get {_storage._methods}
     set {_uniqueStorage()._methods = newValue}

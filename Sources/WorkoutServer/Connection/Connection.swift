@@ -251,8 +251,11 @@ final class Connection: @unchecked Sendable {
             case .stopWork(let callID):
                 work.removeValue(forKey: callID)?.stop(on: self)
             case .callEnded(let summary):
+                // Numbers the server does not serve share one entry (0, "unknown"): a client
+                // calling made-up methods must not grow Admin.Stats without bound.
+                let method = context.methods[summary.method] == nil ? 0 : summary.method
                 context.statistics.shard(forConnection: id).recordCall(
-                    method: summary.method, status: summary.status,
+                    method: method, status: summary.status,
                     microseconds: summary.duration.wholeNanoseconds / 1_000)
             case .pauseReading:
                 if !readSuspended, let readSource {

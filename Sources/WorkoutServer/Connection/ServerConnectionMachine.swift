@@ -25,7 +25,7 @@ package import WorkoutProtocol
 ///    `slowReaderTimeout` is disconnected.
 /// 6. **GOAWAY and draining** (13): shutdown sends GOAWAY naming the last call id, answers
 ///    later REQUESTs UNAVAILABLE, and closes when the calls are done and the output written.
-/// 7. **A device that holds without asking** (16): until a call binds a session, frames may
+/// 7. **A device that holds without asking** (15): until a call binds a session, frames may
 ///    carry at most `maxFrameSizeWithoutSession` bytes (the methods without a session need no
 ///    more) and the connection may stay idle only `sessionlessIdleTimeout`; every frame must
 ///    arrive whole within `frameTimeout` of its first byte; and the server may ``shed(_:now:)``
