@@ -119,16 +119,27 @@ class Device:
         self.pending = b""
         self.next_byte_at = 0
         self.reconnects = -1
+        self.dropped_at = None  # when the server dropped it; it comes back 100 ms later
         self.connect()
 
-    def connect(self):
+    def drop(self):
         if self.sock:
             self.sock.close()
+            self.sock = None
+        self.dropped_at = time.monotonic()
+
+    def connect(self):
+        self.dropped_at = None
         self.reconnects += 1
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind((self.source, 0))
         sock.settimeout(5)
-        sock.connect(("127.0.0.1", self.port))
+        try:
+            sock.connect(("127.0.0.1", self.port))
+        except OSError:
+            sock.close()
+            self.drop()
+            return
         sock.setblocking(False)
         self.sock = sock
         hello = PREFACE + frame(HELLO)
@@ -151,20 +162,24 @@ class Device:
         except BlockingIOError:
             pass
         except OSError:
-            self.connect()
+            self.drop()
 
     def poll(self, now):
-        """Reads (and drops) what the server sends; reconnects when it closed."""
+        """Reads (and drops) what the server sends; reconnects 100 ms after it closed."""
+        if self.sock is None:
+            if now - self.dropped_at >= 0.1:
+                self.connect()
+            return
         try:
             while True:
                 data = self.sock.recv(65536)
                 if not data:
-                    self.connect()
+                    self.drop()
                     return
         except BlockingIOError:
             pass
         except OSError:
-            self.connect()
+            self.drop()
             return
         if self.pending:
             self.flush()
