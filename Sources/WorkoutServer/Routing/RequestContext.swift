@@ -8,6 +8,9 @@ package struct RequestContext: Sendable {
     package var source: String
     /// The client's agent string from its HELLO.
     package var agent: String
+    /// The largest response body the client accepts (the max frame size of its HELLO): what
+    /// a page of a query may fill.
+    package var maxResponseBytes: Int
 }
 
 /// What a handler produces besides its response.
