@@ -100,4 +100,28 @@ struct HouseholdLimitsTests {
             #expect((try response.serializedBytes() as [UInt8]).count < 65_536)
         }
     }
+
+    @Test("A full household of the largest profiles: ListMembers and HouseholdView fit the smallest frame")
+    func fullHousehold() async throws {
+        try await withHousehold { household in
+            let members = (1..<100).map { index in
+                var profile = Workout_V1_Profile()
+                profile.email = String(format: "%03d", index) + String(repeating: "e", count: 239) + "@example.com"
+                profile.firstName = String(repeating: "F", count: 64)
+                profile.lastName = String(repeating: "L", count: 64)
+                profile.displayName = String(repeating: "D", count: 64)
+                profile.timeZone = "Europe/Berlin"
+                profile.shareWithHousehold = true
+                return NewMember(profile: profile, password: testPassword, role: .admin)
+            }
+            #expect(members[0].profile.email.utf8.count == 254)
+            _ = try household.store.createMembersLocally(members)
+            let list = try Workout_V1_ListMembersResponse.with { $0.members = try household.store.listMembers(household.owner.caller) }
+            #expect(list.members.count == 100)
+            #expect((try list.serializedBytes() as [UInt8]).count < 65_536)
+            let view = try Workout_V1_HouseholdViewResponse.with { $0.members = try household.store.householdView(household.owner.caller) }
+            #expect(view.members.count == 100)
+            #expect((try view.serializedBytes() as [UInt8]).count < 65_536)
+        }
+    }
 }
