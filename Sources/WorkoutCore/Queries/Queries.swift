@@ -104,7 +104,8 @@ extension HouseholdStore {
             var meals: [UInt8] = []
             meals.reserveCapacity(4_096)
             var totals = Workout_V1_NutritionTotals()
-            var lastOnPage: [UInt8]?
+            // The index key of the page's last meal so far (one buffer, reused).
+            var lastOnPage: [UInt8] = []
             var resumeAfter: [UInt8]?
             try txn.scanRecordBytesPage(
                 tables.mealsByTime, in: tables.meals,
@@ -122,7 +123,8 @@ extension HouseholdStore {
                 if !onEarlierPage && resumeAfter == nil {
                     if budget.admit(encodedBytes: stored.count) {
                         RawProtobuf.appendLengthDelimited(field: mealsField, stored, to: &meals)
-                        lastOnPage = Array(indexKey)
+                        lastOnPage.removeAll(keepingCapacity: true)
+                        lastOnPage.append(contentsOf: indexKey)
                     } else {
                         resumeAfter = lastOnPage
                     }
