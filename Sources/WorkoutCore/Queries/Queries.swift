@@ -89,18 +89,16 @@ extension HouseholdStore {
             let window = day.interval(in: zone.zone)
             let parameters = [window.lowerBound, window.upperBound]
             let after = try pageTokens.open(request.pageToken, query: .mealsOfDay, member: caller.userID, parameters: parameters)
-            var response = Workout_V1_MealsOfDayResponse()
-            response.day = day.wire
-            response.timeZone = zone.name
-            response.dayStartMs = window.lowerBound
-            response.dayEndMs = window.upperBound
-            // The fixed part at its largest (a double field takes 9 bytes unless it is zero),
-            // and room for a token.
-            var largestFixedPart = response
-            largestFixedPart.totals = .with { $0.calories = 1; $0.proteinG = 1; $0.carbsG = 1; $0.fatG = 1 }
+            var header = Workout_V1_MealsOfDayResponse()
+            header.day = day.wire
+            header.timeZone = zone.name
+            header.dayStartMs = window.lowerBound
+            header.dayEndMs = window.upperBound
+            // Fields may come in any order on the wire and repeated ones accumulate, so the reply
+            // is the header, then the totals and the token once the day is read, then the meals.
+            var encoded: [UInt8] = try header.serializedBytes()
             var budget = ResponseBudget(
-                maxBytes: maxResponseBytes,
-                used: try ResponseBudget.encodedSize(of: largestFixedPart) + ResponseBudget.pageTokenReserve)
+                maxBytes: maxResponseBytes, used: encoded.count + largestTotalsFieldBytes + ResponseBudget.pageTokenReserve)
             var meals: [UInt8] = []
             meals.reserveCapacity(4_096)
             var totals = Workout_V1_NutritionTotals()
@@ -131,12 +129,12 @@ extension HouseholdStore {
                 }
                 return .take
             }
-            response.totals = totals
+            let totalsBytes: [UInt8] = try totals.serializedBytes()
+            totalsBytes.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsTotalsField, $0, to: &encoded) }
             if let resumeAfter {
-                response.nextPageToken = pageTokens.seal(resumeAfter, query: .mealsOfDay, member: caller.userID, parameters: parameters)
+                let token = pageTokens.seal(resumeAfter, query: .mealsOfDay, member: caller.userID, parameters: parameters)
+                token.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsNextPageTokenField, $0, to: &encoded) }
             }
-            // Fields may come in any order on the wire; repeated ones accumulate.
-            var encoded: [UInt8] = try response.serializedBytes()
             encoded.append(contentsOf: meals)
             return encoded
         }
@@ -266,7 +264,11 @@ private let nextPageTokenField = 2
 /// `WeightProgressResponse.entries` and `.next_page_token` (queries.proto), numbered as
 /// `WorkoutHistoryResponse`'s.
 private let entriesField = 1
-/// `MealsOfDayResponse.meals` (queries.proto).
+/// `MealsOfDayResponse.meals`, `.totals` and `.next_page_token` (queries.proto).
 private let mealsField = 5
+private let mealsTotalsField = 6
+private let mealsNextPageTokenField = 7
+/// The most a `NutritionTotals` field takes: a tag, a length and four doubles of 9 bytes each.
+private let largestTotalsFieldBytes = 2 + 4 * 9
 /// `Meal.totals` (records.proto).
 private let mealTotalsField = 8
