@@ -1,7 +1,7 @@
 // The request path's fuzz target. See Fuzz/README.md.
 //
 // Each input is one call: its first byte picks a catalog method, its second who calls (no
-// session, a member, the household's owner), the rest is the request body as it would
+// session, a member, the household's owner) and the client's frame size (64 KiB or 4 MiB), the rest is the request body as it would
 // arrive, inflated, after the connection's checks. The call goes through the real `Router`
 // to a real `HouseholdStore` in a temporary directory, the way a connection runs it. The
 // invariants: no crash, no hang, and bad input is the caller's error: a call either succeeds
@@ -96,7 +96,9 @@ func runCall(_ input: UnsafeRawBufferPointer) {
     guard let handler = household.router.route(method.number)?.handler else {
         preconditionFailure("the router has no handler for catalog method \(method.name)")
     }
-    let context = RequestContext(caller: caller, source: "fuzz", agent: "fuzz")
+    // The client's frame size, the smallest a HELLO may announce or the default: pages end there.
+    let maxResponseBytes = (input[1] / 3) % 2 == 0 ? HandshakeLimits.allowedFrameSizes.lowerBound : HandshakeLimits.defaultMaxFrameSize
+    let context = RequestContext(caller: caller, source: "fuzz", agent: "fuzz", maxResponseBytes: maxResponseBytes)
     let result: Result<HandlerOutcome, any Error>
     switch handler {
     case .inline(let run):

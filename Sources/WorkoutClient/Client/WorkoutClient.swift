@@ -35,6 +35,11 @@ public final class WorkoutClient: Sendable {
         public var reconnect: ReconnectPolicy
         /// How many times one call may be re-sent after losing its connection.
         public var maximumRetries: Int
+        /// The largest frame payload this client accepts, announced in its HELLO (65,536
+        /// through 67,108,864 bytes; the protocol's 4 MiB by default). The server fits every
+        /// answer to it, paging where an answer would be larger; a device short of memory
+        /// may announce less.
+        public var maxFrameSize: Int
 
         /// Makes a configuration.
         ///
@@ -46,6 +51,7 @@ public final class WorkoutClient: Sendable {
         ///   - callTimeout: The default deadline of unary calls.
         ///   - reconnect: The backoff policy.
         ///   - maximumRetries: Re-sends per call.
+        ///   - maxFrameSize: The largest frame accepted (clamped to 65,536...67,108,864).
         public init(
             address: ServerAddress,
             deviceName: String = "",
@@ -53,7 +59,8 @@ public final class WorkoutClient: Sendable {
             connectTimeout: Duration = .seconds(5),
             callTimeout: Duration? = .seconds(30),
             reconnect: ReconnectPolicy = ReconnectPolicy(),
-            maximumRetries: Int = 3
+            maximumRetries: Int = 3,
+            maxFrameSize: Int = 4 << 20
         ) {
             self.address = address
             self.deviceName = deviceName
@@ -62,6 +69,7 @@ public final class WorkoutClient: Sendable {
             self.callTimeout = callTimeout
             self.reconnect = reconnect
             self.maximumRetries = max(0, maximumRetries)
+            self.maxFrameSize = min(max(maxFrameSize, HandshakeLimits.allowedFrameSizes.lowerBound), HandshakeLimits.allowedFrameSizes.upperBound)
         }
     }
 
@@ -253,7 +261,8 @@ public final class WorkoutClient: Sendable {
     /// Connects (with backoff) and resumes the session, then publishes the connection.
     private func establish() async throws -> ClientConnection {
         var failures = 0
-        let options = ClientConnection.Options(agent: configuration.agent, connectTimeout: configuration.connectTimeout)
+        let options = ClientConnection.Options(
+            agent: configuration.agent, maxFrameSize: configuration.maxFrameSize, connectTimeout: configuration.connectTimeout)
         defer { state.withLock { $0.connecting = nil } }
         while true {
             do {

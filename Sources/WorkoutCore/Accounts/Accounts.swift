@@ -66,7 +66,8 @@ extension HouseholdStore {
     /// measured now.
     ///
     /// - Throws: ``DomainError`` `unauthenticated` for an unknown, used, revoked or expired
-    ///   code (one answer for all), `alreadyExists` for a taken email, `invalidArgument`.
+    ///   code (one answer for all), `alreadyExists` for a taken email, `invalidArgument`,
+    ///   `resourceExhausted` when the household is full (``Configuration/maxMembers``).
     package func register(_ request: Workout_V1_RegisterRequest, source: String, agent: String) async throws -> Authenticated {
         let codeText = try Bounds.validText(request.inviteCode, field: "invite_code", bytes: 1...64)
         _ = try Bounds.password(new: request.password, field: "password")
@@ -86,6 +87,7 @@ extension HouseholdStore {
             guard var invite = try txn.get(codeDigest, from: tables.invites.table),
                   !invite.revoked, invite.usedBy.isEmpty, invite.expiresAtMs > now
             else { throw DomainError(.unauthenticated, "this invite code is not valid (unknown, used, revoked or expired)") }
+            try checkRoomForMembers(1, in: txn)
             var user = prepared
             user.role = invite.role == Int32(Workout_V1_Role.admin.rawValue) ? invite.role : Int32(Workout_V1_Role.member.rawValue)
             try insertUser(&user, now: now, in: &txn)

@@ -297,7 +297,7 @@ final class Connection: @unchecked Sendable {
             answer(call.callID, .failure(CallFailure(.unimplemented, "this server has no method \(call.method)")))
             return
         }
-        let requestContext = RequestContext(caller: caller, source: peer.host, agent: machine.clientAgent)
+        let requestContext = RequestContext(caller: caller, source: peer.host, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)
         let callID = call.callID
         switch handler {
         case .inline(let body):
