@@ -203,6 +203,13 @@ let package = Package(
             path: "Fuzz/FrameDecoder",
             swiftSettings: strictSettings
         ),
+        // The request path's fuzz target: any body to any method through the router and a real store.
+        .executableTarget(
+            name: "workout-fuzz-requests",
+            dependencies: ["WorkoutServer", "WorkoutCore", "WorkoutProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            path: "Fuzz/Requests",
+            swiftSettings: strictSettings
+        ),
         // workout-bench, the load generator (Benchmarks/README.md): its logic in a library the
         // tests reach, a thin executable, and epoll/timerfd from libc (Glibc does not export them).
         .systemLibrary(name: "CLinuxEvents", path: "Benchmarks/CLinuxEvents"),

@@ -94,6 +94,8 @@ public struct LMDBError: Error, Sendable, CustomStringConvertible {
         public static let noSuchFile = Code(rawValue: ENOENT)
         /// `ENOSPC`: the disk is full.
         public static let noSpace = Code(rawValue: ENOSPC)
+        /// The disk quota of the store's owner is used up (`EDQUOT`).
+        public static let quotaExceeded = Code(rawValue: EDQUOT)
         /// `EINVAL`: an invalid parameter, or a call at the wrong time.
         public static let invalidArgument = Code(rawValue: EINVAL)
         /// `EBADF`: the environment is closed (raised by this wrapper).
@@ -123,6 +125,7 @@ public struct LMDBError: Error, Sendable, CustomStringConvertible {
             case .permissionDenied: "permissionDenied"
             case .noSuchFile: "noSuchFile"
             case .noSpace: "noSpace"
+            case .quotaExceeded: "quotaExceeded"
             case .invalidArgument: "invalidArgument"
             case .closed: "closed"
             default: "code(\(rawValue))"

@@ -25,6 +25,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         private enum Wrapped: Hashable, Sendable {
             case dataDirectory, notAStore, schemaTooNew, migrationFailed
             case corruptValue, malformedKey, unknownTable, closed, database, storeExists, damagedBackup
+            case storageFull
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -52,6 +53,11 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let storeExists = Code(.storeExists)
         /// A backup archive is truncated, altered or not an archive at all; nothing was restored.
         public static let damagedBackup = Code(.damagedBackup)
+
+        /// A write failed for lack of space: the disk (or quota) holding the store is full, or
+        /// the map is at its configured maximum. Nothing of the write was stored; reads go on,
+        /// and writes succeed again once there is room.
+        public static let storageFull = Code(.storageFull)
 
         public var description: String { String(describing: wrapped) }
     }

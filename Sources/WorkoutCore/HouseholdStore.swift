@@ -20,6 +20,10 @@ package final class HouseholdStore: Sendable {
         package var sessionLifetimeMilliseconds: Int64 = 30 * 24 * 3600 * 1000
         /// The most sessions one member may hold; the least recently used goes first.
         package var maxSessionsPerMember = 50
+        /// The most members (the owner included) a household may have: HouseholdView and
+        /// ListMembers list them all, so they must fit one frame (about 0.5 kB each).
+        /// Register and local member creation refuse beyond it.
+        package var maxMembers = 100
         /// How long an invite lives when the admin does not say.
         package var defaultInviteLifetimeMilliseconds: Int64 = 7 * 24 * 3600 * 1000
         /// scrypt's parameters for new password hashes.

@@ -30,6 +30,14 @@ package struct ServerConfiguration: Sendable {
     /// How often the server pings a quiet connection; a PING left unanswered (nothing at all
     /// arrives) for ``idleTimeout`` closes it with GOAWAY UNAVAILABLE.
     package var pingInterval: Duration = .seconds(30)
+    /// The memory all connections together may hold for frames still arriving; past it, the
+    /// connection holding the most is shed. At least
+    /// ``maxFrameSize``, so one frame of the largest size can always arrive.
+    package var maxIncompleteFrameBytes = 16 << 20
+    /// How long one frame may take to arrive whole, from its first byte (slow senders).
+    package var frameTimeout: Duration = .seconds(30)
+    /// How long a connection without a session may go without calls before GOAWAY OK.
+    package var sessionlessIdleTimeout: Duration = .seconds(15)
     /// How long one Watch stream may stay open before the server ends it (the client resumes).
     package var maxStreamDuration: Duration = .seconds(24 * 3600)
     /// How long a graceful shutdown waits for calls in flight.
@@ -61,6 +69,8 @@ extension ServerConnectionMachine.Limits {
         idleTimeout = configuration.idleTimeout
         pingInterval = configuration.pingInterval
         maxStreamDuration = configuration.maxStreamDuration
+        frameTimeout = configuration.frameTimeout
+        sessionlessIdleTimeout = configuration.sessionlessIdleTimeout
         agent = configuration.agent
         serverVersion = WorkoutServer.version
     }

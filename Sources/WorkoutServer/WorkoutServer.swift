@@ -49,6 +49,10 @@ package final class WorkoutServer: Sendable {
                 health.serverVersion = WorkoutServer.version
                 health.serverTimeMs = Int64(Date().timeIntervalSince1970 * 1000)
                 health.uptimeMs = UInt64(max(0, Date().timeIntervalSince(startedAt)) * 1000)
+                if let since = household.storeUsage().storageFullSince {
+                    health.storageFull = true
+                    health.storageFullSinceMs = Int64(since.timeIntervalSince1970 * 1000)
+                }
                 return health
             },
             stats: {
@@ -61,12 +65,17 @@ package final class WorkoutServer: Sendable {
                     stats.storeSizeBytes = mapSize
                     stats.storeUsedBytes = used
                 }
+                if let since = usage.storageFullSince { stats.storageFullSinceMs = Int64(since.timeIntervalSince1970 * 1000) }
+                stats.writesRefusedForSpace = usage.writesRefusedForSpace
                 stats.members = UInt32((try? household.listMembersLocally().count) ?? 0)
                 stats.serverTimeMs = Int64(Date().timeIntervalSince1970 * 1000)
                 let process = ProcessUsage.current()
                 stats.processCpuUs = process.cpuMicroseconds
                 stats.rssAnonBytes = process.residentAnonymousBytes
                 stats.rssBytes = process.residentBytes
+                stats.openDescriptors = process.openDescriptors
+                stats.shedConnections = statistics.shedConnections
+                stats.incompleteFrameBytes = UInt64(max(0, statistics.incompleteFrameBytes))
                 return stats
             })
         context = ServerContext(configuration: configuration, router: router, household: household, statistics: statistics, logger: logger)

@@ -45,6 +45,9 @@ struct CheckConfig: ParsableCommand {
             ("limits.max_buffered_output_bytes", "\(server.maxBufferedOutput)", limits.maxBufferedOutputBytes != nil),
             ("limits.handshake_timeout_seconds", seconds(server.handshakeTimeout), limits.handshakeTimeoutSeconds != nil),
             ("limits.idle_timeout_seconds", seconds(server.idleTimeout), limits.idleTimeoutSeconds != nil),
+            ("limits.max_incomplete_frame_bytes", "\(server.maxIncompleteFrameBytes)", limits.maxIncompleteFrameBytes != nil),
+            ("limits.frame_timeout_seconds", seconds(server.frameTimeout), limits.frameTimeoutSeconds != nil),
+            ("limits.sessionless_idle_seconds", seconds(server.sessionlessIdleTimeout), limits.sessionlessIdleSeconds != nil),
             ("limits.max_stream_seconds", seconds(server.maxStreamDuration), limits.maxStreamSeconds != nil),
             ("limits.shutdown_grace_seconds", seconds(server.shutdownGracePeriod), limits.shutdownGraceSeconds != nil),
         ]

@@ -29,6 +29,9 @@ import Foundation
 ///     "max_buffered_output_bytes": 8388608,
 ///     "handshake_timeout_seconds": 10,
 ///     "idle_timeout_seconds": 300,
+///     "max_incomplete_frame_bytes": 16777216,
+///     "frame_timeout_seconds": 30,
+///     "sessionless_idle_seconds": 15,
 ///     "max_stream_seconds": 3600,
 ///     "shutdown_grace_seconds": 10
 ///   }
@@ -94,6 +97,12 @@ struct ServerSettings: Sendable, Equatable {
         var handshakeTimeoutSeconds: Double?
         /// `idle_timeout_seconds`: how long a connection may stay silent.
         var idleTimeoutSeconds: Double?
+        /// `max_incomplete_frame_bytes`: memory for frames still arriving, across all connections.
+        var maxIncompleteFrameBytes: Int?
+        /// `frame_timeout_seconds`: how long one frame may take to arrive whole.
+        var frameTimeoutSeconds: Double?
+        /// `sessionless_idle_seconds`: how long a connection without a session may go without calls.
+        var sessionlessIdleSeconds: Double?
         /// `max_stream_seconds`: the longest a server stream may run.
         var maxStreamSeconds: Double?
         /// `shutdown_grace_seconds`: how long in-flight calls get to finish on SIGTERM.
@@ -272,6 +281,9 @@ struct ConfigurationFile: Equatable {
             file.limits.maxBufferedOutputBytes = try count("max_buffered_output_bytes")
             file.limits.handshakeTimeoutSeconds = try seconds("handshake_timeout_seconds")
             file.limits.idleTimeoutSeconds = try seconds("idle_timeout_seconds")
+            file.limits.maxIncompleteFrameBytes = try count("max_incomplete_frame_bytes")
+            file.limits.frameTimeoutSeconds = try seconds("frame_timeout_seconds")
+            file.limits.sessionlessIdleSeconds = try seconds("sessionless_idle_seconds")
             file.limits.maxStreamSeconds = try seconds("max_stream_seconds")
             file.limits.shutdownGraceSeconds = try seconds("shutdown_grace_seconds")
         }

@@ -118,6 +118,9 @@ struct Serve: AsyncParsableCommand {
         if let value = limits.maxBufferedOutputBytes { configuration.maxBufferedOutput = value }
         if let value = limits.handshakeTimeoutSeconds { configuration.handshakeTimeout = .milliseconds(Int64(value * 1000)) }
         if let value = limits.idleTimeoutSeconds { configuration.idleTimeout = .milliseconds(Int64(value * 1000)) }
+        if let value = limits.maxIncompleteFrameBytes { configuration.maxIncompleteFrameBytes = value }
+        if let value = limits.frameTimeoutSeconds { configuration.frameTimeout = .milliseconds(Int64(value * 1000)) }
+        if let value = limits.sessionlessIdleSeconds { configuration.sessionlessIdleTimeout = .milliseconds(Int64(value * 1000)) }
         if let value = limits.maxStreamSeconds { configuration.maxStreamDuration = .milliseconds(Int64(value * 1000)) }
         if let value = limits.shutdownGraceSeconds { configuration.shutdownGracePeriod = .milliseconds(Int64(value * 1000)) }
         return configuration

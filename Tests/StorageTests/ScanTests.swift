@@ -93,4 +93,39 @@ struct ScanTests {
             }
         }
     }
+
+    @Test("A page its visitor ends (a byte budget) resumes at the first entry it declined, both directions", arguments: [ScanDirection.forward, .backward])
+    func visitorEndsPage(direction: ScanDirection) throws {
+        try withStore { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            // Entries of 1 to 7 bytes; a page takes at most 10 bytes, and always its first entry.
+            _ = try store.writeAndWait { txn in
+                for value: UInt32 in 0..<40 { try txn.put([UInt8](repeating: 1, count: Int(value % 7) + 1), forKey: value, in: table) }
+            }
+            let range = KeyRange.halfOpen(UInt32(3).orderedKey, UInt32(37).orderedKey)
+            var expected = Array(UInt32(3)..<37)
+            if direction == .backward { expected.reverse() }
+            var seen: [UInt32] = []
+            var after: [UInt8]?
+            var pages = 0
+            repeat {
+                var bytes = 0
+                var page: [UInt32] = []
+                after = try store.read { txn throws in
+                    try txn.scanPage(table, ScanRequest(range: range, direction: direction, limit: 5, after: after)) { key, value in
+                        if !page.isEmpty && bytes + value.count > 10 { return .stop }
+                        bytes += value.count
+                        page.append(key)
+                        return .take
+                    }
+                }
+                #expect(!page.isEmpty && page.count <= 5)
+                #expect(page.count == 1 || bytes <= 10)
+                seen += page
+                pages += 1
+            } while after != nil && pages <= 40
+            #expect(seen == expected)
+            #expect(pages > 34 / 5)
+        }
+    }
 }

@@ -203,7 +203,7 @@ struct ShutdownTests {
                     }
                 }
                 // Let the load run a little, then shut down in the middle of it.
-                for _ in 0..<500 where ready.count.load(ordering: .relaxed) < 8 { try await Task.sleep(for: .milliseconds(10)) }
+                for _ in 0..<3_000 where ready.count.load(ordering: .relaxed) < 8 { try await Task.sleep(for: .milliseconds(10)) }
                 try await Task.sleep(for: .milliseconds(300))
                 await server.shutdown(gracePeriod: .seconds(5))
                 var outcomes: [Outcome] = []

@@ -44,6 +44,9 @@ package struct Preloader: Sendable {
         }
         var configuration = HouseholdStore.Configuration()
         configuration.passwordParameters = .fastForTests
+        // A load test's household is larger than a real one may be (HouseholdView and
+        // ListMembers of such a store do not fit a small frame; the benchmarks do not call them).
+        configuration.maxMembers = plan.members + 1
         // Start the map near the size the data needs (about 1 KiB a record), so it seldom grows.
         let estimate = plan.members * (plan.recordsPerMember + plan.days) * 1_024
         configuration.environment.mapSize = max(64 << 20, 1 << Int(log2(Double(max(estimate, 1))).rounded(.up)))

@@ -28,6 +28,14 @@ public struct ScanRequest: Sendable, Hashable {
     }
 }
 
+/// What a scan's visitor does with the entry it was handed.
+public enum ScanStep: Sendable, Hashable {
+    /// The entry is on the page; go on to the next.
+    case take
+    /// The page is full: it ends before this entry, which the next page starts with.
+    case stop
+}
+
 /// One page of a scan.
 public struct ScanPage<Element> {
     /// The entries, in scan order.
@@ -52,6 +60,28 @@ extension TransactionReading where Self: ~Copyable {
         _ database: Database, _ request: ScanRequest,
         _ visit: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void
     ) throws -> [UInt8]? {
+        try scanRawPage(database, request) { key, value in
+            try visit(key, value)
+            return .take
+        }
+    }
+
+    /// Visits the entries of `database` that `request` selects, in order, until `visit`
+    /// declines one: a page that ends where the visitor says it is full (a byte budget),
+    /// or at `request.limit`, whichever comes first.
+    ///
+    /// - Parameters:
+    ///   - database: the table.
+    ///   - request: range, direction, limit and resume key.
+    ///   - visit: called with each entry's key and value (valid only during the call); returns
+    ///     ``ScanStep/take`` to count the entry in and go on, ``ScanStep/stop`` to end the page
+    ///     before it. It must take the first entry it is handed, so a page always moves on.
+    /// - Returns: the key to resume after (the last entry taken) when `limit` or `visit` ended
+    ///   the scan and the range holds more, else `nil`.
+    public func scanRawPage(
+        _ database: Database, _ request: ScanRequest,
+        _ visit: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> ScanStep
+    ) throws -> [UInt8]? {
         let range = request.range
         if let limit = request.limit, limit <= 0 { return nil }
         return try withCursor(on: database) { cursor in
@@ -69,7 +99,12 @@ extension TransactionReading where Self: ~Copyable {
                     ? range.isBelowUpper(current.key) : range.isAboveLower(current.key)
                 guard inRange else { return nil }
                 if let limit = request.limit, visited == limit { return lastKey }
-                try visit(current.key, current.value)
+                if try visit(current.key, current.value) == .stop {
+                    precondition(visited > 0, "a scan's visitor must take the first entry of a page")
+                    // The entry before this one (in scan order) is the last one taken.
+                    let taken = request.direction == .forward ? try cursor.previous() : try cursor.next()
+                    return taken.map { Array($0.key) }
+                }
                 visited += 1
                 if request.limit != nil { lastKey = Array(current.key) }
                 entry = request.direction == .forward ? try cursor.next() : try cursor.previous()
@@ -130,5 +165,18 @@ extension TransactionReading where Self: ~Copyable {
             elements.append((try table.decodeKey(key), try table.decodeValue(value, key: key)))
         }
         return ScanPage(elements: elements, resumeAfter: resume)
+    }
+
+    /// Visits `table`'s entries that `request` selects, decoded, in order, until `visit`
+    /// declines one (see ``scanRawPage(_:_:_:)``): a page that ends where the reply is full.
+    ///
+    /// - Returns: the key to resume after (the last entry taken) when `request.limit` or
+    ///   `visit` ended the scan and the range holds more, else `nil`.
+    public func scanPage<K, V>(
+        _ table: Table<K, V>, _ request: ScanRequest, _ visit: (_ key: K, _ value: V) throws -> ScanStep
+    ) throws -> [UInt8]? {
+        try scanRawPage(table.database, request) { key, value in
+            try visit(try table.decodeKey(key), try table.decodeValue(value, key: key))
+        }
     }
 }

@@ -174,6 +174,40 @@ extension TransactionReading where Self: ~Copyable {
         }
     }
 
+    /// Hands `body` the index key and the stored bytes of each record an index range names,
+    /// in index order, without decoding them, until `body` declines one: a page of records
+    /// that ends where the reply is full (a byte budget), or at `request.limit`.
+    ///
+    /// Both buffers are valid only during the call to `body`.
+    ///
+    /// - Parameters:
+    ///   - index: The index whose range is scanned.
+    ///   - table: The records it names.
+    ///   - request: Range, direction, limit and resume key.
+    ///   - body: Returns ``ScanStep/take`` to count a record in, ``ScanStep/stop`` to end the
+    ///     page before it; it must take the first record it is handed.
+    /// - Returns: The index key to resume after (the last record taken) when `request.limit`
+    ///   or `body` ended the scan and the range holds more, else `nil`.
+    /// - Throws: ``StorageError`` `corruptValue` when an entry points at a missing record,
+    ///   or what `body` throws.
+    @discardableResult
+    public func scanRecordBytesPage<IK, K, V>(
+        _ index: SecondaryIndex<IK, K, V>, in table: IndexedTable<K, V>, _ request: ScanRequest,
+        _ body: (_ indexKey: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer) throws -> ScanStep
+    ) throws -> [UInt8]? {
+        try scanRawPage(index.database, request) { indexKey, primaryKey in
+            let step = try withValue(in: table.table.database, forKey: Array(primaryKey)) { bytes in
+                try body(indexKey, bytes)
+            }
+            guard let step else {
+                throw StorageError(
+                    .corruptValue,
+                    "index \(index.name) entry \(OrderedKey(bytes: Array(indexKey))) points at a missing record")
+            }
+            return step
+        }
+    }
+
     /// Checks that every index entry of `table` points at a record that produces it, and
     /// that every record has all its entries. Reads every entry: for tests and `check` tools.
     public func verifyIndexes<K, V>(of table: IndexedTable<K, V>) throws -> [IndexProblem] {

@@ -1,4 +1,5 @@
 import Dispatch
+public import Foundation
 public import LMDB
 import Synchronization
 
@@ -17,6 +18,10 @@ import Synchronization
 ///    again), so it must have no effects outside its transaction.
 /// 5. Completions run on the writer's queue: they must be short and must not wait for
 ///    another write.
+/// 6. A commit that fails for lack of space (disk or quota full, map at its maximum) fails its
+///    callers with ``StorageError/Code/storageFull`` and marks the store full in
+///    ``statistics``; the next commit that succeeds clears the mark. Nothing is latched: the
+///    writer simply tries each batch.
 public final class GroupCommitWriter: Sendable {
     private let environment: Environment
     private let queue: DispatchQueue
@@ -154,9 +159,10 @@ public final class GroupCommitWriter: Sendable {
                 }
             }
         } catch {
-            commitError = error
+            commitError = StorageError(lackOfSpace: error) ?? error
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
+        let full = (commitError as? StorageError)?.code == .storageFull
         let failed = failures.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         counters.withLock { stats in
             stats.commits += 1
@@ -165,6 +171,12 @@ public final class GroupCommitWriter: Sendable {
             if commitError != nil { stats.failedCommits += 1 }
             stats.largestBatch = max(stats.largestBatch, batch.count)
             stats.commitNanoseconds += elapsed
+            if full {
+                if stats.storageFullSince == nil { stats.storageFullSince = Date() }
+                stats.operationsRefusedForSpace += batch.count
+            } else if commitError == nil {
+                stats.storageFullSince = nil
+            }
         }
         for (position, pending) in batch.enumerated() {
             pending.finish(commitError ?? failures[position])
@@ -186,6 +198,10 @@ public struct WriterStatistics: Sendable, Hashable {
     public var largestBatch = 0
     /// Time spent applying and committing batches, in nanoseconds.
     public var commitNanoseconds: UInt64 = 0
+    /// Since when commits have been failing for lack of space; `nil` once one succeeded.
+    public var storageFullSince: Date?
+    /// Operations refused for lack of space since the writer started.
+    public var operationsRefusedForSpace = 0
 
     /// Operations per commit on average.
     public var operationsPerCommit: Double { commits == 0 ? 0 : Double(operations) / Double(commits) }

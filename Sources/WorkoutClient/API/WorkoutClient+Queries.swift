@@ -7,7 +7,8 @@ extension WorkoutClient {
     /// - Parameters:
     ///   - from: Only workouts at or after this time.
     ///   - to: Only workouts before this time.
-    ///   - pageSize: At most this many (1 through 100; the server's default when `nil`).
+    ///   - pageSize: At most this many (1 through 100; the server's default when `nil`); fewer
+    ///     when they would not fit the client's max frame size.
     ///   - pageToken: Where the previous page ended.
     /// - Returns: A page and the token of the next one.
     /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` for a bad range or token.
@@ -24,16 +25,32 @@ extension WorkoutClient {
 
     /// The member's meals of one local day, with the day's nutrition totals.
     ///
+    /// The server pages a day whose meals would not fit one frame; this follows the pages
+    /// (each a call of its own, retried like any read) and returns the whole day.
+    ///
     /// - Parameters:
     ///   - day: The calendar day.
     ///   - timeZone: The zone whose day is meant (`nil`: the profile's).
     /// - Returns: The day's bounds, meals in time order, and totals.
-    /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` for an unknown zone.
+    /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` for an unknown zone; `INTERNAL` when the
+    ///   server names a next page but sends no meal (it would never end).
     public func mealsOfDay(_ day: LocalDate, timeZone: String? = nil) async throws(WorkoutError) -> MealsOfDay {
         var request = Workout_V1_MealsOfDayRequest()
         request.day = day.wire
         request.timeZone = timeZone ?? ""
-        return MealsOfDay(wire: try await call(MethodCatalog.mealsOfDay, request, idempotent: true))
+        var page = try await call(MethodCatalog.mealsOfDay, request, idempotent: true)
+        var whole = page
+        while !page.nextPageToken.isEmpty {
+            guard !page.meals.isEmpty else {
+                throw WorkoutError(code: .internal, message: "the server sent an empty page of meals with a next page token")
+            }
+            request.pageToken = page.nextPageToken
+            page = try await call(MethodCatalog.mealsOfDay, request, idempotent: true)
+            whole.meals += page.meals
+            // The day's totals as of the latest page.
+            whole.totals = page.totals
+        }
+        return MealsOfDay(wire: whole)
     }
 
     /// The member's weigh-ins in a time range, oldest first, one page at a time.
@@ -41,7 +58,8 @@ extension WorkoutClient {
     /// - Parameters:
     ///   - from: Only entries at or after this time.
     ///   - to: Only entries before this time.
-    ///   - pageSize: At most this many per page (the server's default when `nil`).
+    ///   - pageSize: At most this many per page (the server's default when `nil`); fewer when
+    ///     they would not fit the client's max frame size.
     ///   - pageToken: Where the previous page ended.
     /// - Returns: A page and the token of the next one.
     /// - Throws: ``WorkoutError``.
@@ -85,7 +103,8 @@ extension WorkoutClient {
     ///
     /// - Parameters:
     ///   - revision: The last revision the caller applied (0: everything).
-    ///   - pageSize: At most this many changes (the server's default when `nil`).
+    ///   - pageSize: At most this many changes (the server's default when `nil`); fewer, with
+    ///     more to come, when they would not fit the client's max frame size.
     /// - Returns: The changes in revision order, the revision reached, and whether more remain.
     /// - Throws: ``WorkoutError``: `OUT_OF_RANGE` when `revision` is ahead of the server
     ///   (drop the local copy and sync from 0).

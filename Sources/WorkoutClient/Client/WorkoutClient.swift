@@ -37,6 +37,11 @@ public final class WorkoutClient: Sendable {
         public var maximumRetries: Int
         /// TLS (the default) or plain TCP.
         public var transportSecurity: TransportSecurity
+        /// The largest frame payload this client accepts, announced in its HELLO (65,536
+        /// through 67,108,864 bytes; the protocol's 4 MiB by default). The server fits every
+        /// answer to it, paging where an answer would be larger; a device short of memory
+        /// may announce less.
+        public var maxFrameSize: Int
 
         /// Makes a configuration.
         ///
@@ -49,6 +54,7 @@ public final class WorkoutClient: Sendable {
         ///   - reconnect: The backoff policy.
         ///   - maximumRetries: Re-sends per call.
         ///   - transportSecurity: TLS, or plain TCP.
+        ///   - maxFrameSize: The largest frame accepted (clamped to 65,536...67,108,864).
         public init(
             address: ServerAddress,
             deviceName: String = "",
@@ -57,7 +63,8 @@ public final class WorkoutClient: Sendable {
             callTimeout: Duration? = .seconds(30),
             reconnect: ReconnectPolicy = ReconnectPolicy(),
             maximumRetries: Int = 3,
-            transportSecurity: TransportSecurity = .tls
+            transportSecurity: TransportSecurity = .tls,
+            maxFrameSize: Int = 4 << 20
         ) {
             self.address = address
             self.deviceName = deviceName
@@ -67,6 +74,7 @@ public final class WorkoutClient: Sendable {
             self.reconnect = reconnect
             self.maximumRetries = max(0, maximumRetries)
             self.transportSecurity = transportSecurity
+            self.maxFrameSize = min(max(maxFrameSize, HandshakeLimits.allowedFrameSizes.lowerBound), HandshakeLimits.allowedFrameSizes.upperBound)
         }
     }
 
@@ -279,7 +287,8 @@ public final class WorkoutClient: Sendable {
     /// Connects (with backoff) and resumes the session, then publishes the connection.
     private func establish() async throws -> ClientConnection {
         var failures = 0
-        let options = ClientConnection.Options(agent: configuration.agent, connectTimeout: configuration.connectTimeout)
+        let options = ClientConnection.Options(
+            agent: configuration.agent, maxFrameSize: configuration.maxFrameSize, connectTimeout: configuration.connectTimeout)
         defer { state.withLock { $0.connecting = nil } }
         while true {
             do {

@@ -66,7 +66,8 @@ extension HouseholdStore {
     /// measured now.
     ///
     /// - Throws: ``DomainError`` `unauthenticated` for an unknown, used, revoked or expired
-    ///   code (one answer for all), `alreadyExists` for a taken email, `invalidArgument`.
+    ///   code (one answer for all), `alreadyExists` for a taken email, `invalidArgument`,
+    ///   `resourceExhausted` when the household is full (``Configuration/maxMembers``).
     package func register(_ request: Workout_V1_RegisterRequest, source: String, agent: String) async throws -> Authenticated {
         let codeText = try Bounds.validText(request.inviteCode, field: "invite_code", bytes: 1...64)
         _ = try Bounds.password(new: request.password, field: "password")
@@ -86,6 +87,7 @@ extension HouseholdStore {
             guard var invite = try txn.get(codeDigest, from: tables.invites.table),
                   !invite.revoked, invite.usedBy.isEmpty, invite.expiresAtMs > now
             else { throw DomainError(.unauthenticated, "this invite code is not valid (unknown, used, revoked or expired)") }
+            try checkRoomForMembers(1, in: txn)
             var user = prepared
             user.role = invite.role == Int32(Workout_V1_Role.admin.rawValue) ? invite.role : Int32(Workout_V1_Role.member.rawValue)
             try insertUser(&user, now: now, in: &txn)
@@ -153,6 +155,9 @@ extension HouseholdStore {
 
     /// Binds a new connection to an existing session, sliding its expiry.
     ///
+    /// When the store has no room for the slide (a full disk), the session is resumed as it
+    /// stands, unslid: a device reopening must not be locked out by what it cannot fix.
+    ///
     /// - Throws: ``DomainError`` `unauthenticated` when the token is unknown, revoked or expired.
     package func resume(_ request: Workout_V1_ResumeRequest) async throws -> Authenticated {
         guard request.sessionToken.count == 32 else {
@@ -161,13 +166,22 @@ extension HouseholdStore {
         let digest = DigestKey(Secrets.digest(request.sessionToken))
         let now = clock.nowMilliseconds()
         let lifetime = configuration.sessionLifetimeMilliseconds
-        return try await write { [self] txn in
-            guard var session = try txn.get(digest, from: tables.sessions.table), session.expiresAtMs > now,
+        @Sendable func resumable<T: TransactionReading & ~Copyable>(_ txn: borrowing T) throws -> (Workout_Store_V1_StoredSession, Workout_Store_V1_StoredUser) {
+            guard let session = try txn.get(digest, from: tables.sessions.table), session.expiresAtMs > now,
                   let user = try txn.get(UUID(bytes: session.userID), from: tables.users.table)
             else { throw DomainError(.unauthenticated, "the session has expired or was revoked; log in again") }
-            session.lastUsedAtMs = now
-            session.expiresAtMs = now + lifetime
-            try txn.put(session, forKey: digest, in: tables.sessions)
+            return (session, user)
+        }
+        do {
+            return try await write { [self] txn in
+                var (session, user) = try resumable(txn)
+                session.lastUsedAtMs = now
+                session.expiresAtMs = now + lifetime
+                try txn.put(session, forKey: digest, in: tables.sessions)
+                return authenticated(user: user, session: session, token: nil, tokenDigest: digest.bytes, now: now)
+            }
+        } catch where Self.isLackOfSpace(error) {
+            let (session, user) = try store.read { txn in try resumable(txn) }
             return authenticated(user: user, session: session, token: nil, tokenDigest: digest.bytes, now: now)
         }
     }
@@ -274,10 +288,11 @@ extension HouseholdStore {
         user.age = try Bounds.validInteger(profile.age, field: fieldPrefix + "age", range: 5...120, allowZeroAsUnset: true)
         user.heightCm = try Bounds.validNumber(profile.heightCm, field: fieldPrefix + "height_cm", range: 50...272, allowZeroAsUnset: true)
         user.weightKg = try Bounds.validNumber(profile.weightKg, field: fieldPrefix + "weight_kg", range: 10...500, allowZeroAsUnset: true)
+        try Bounds.known(profile.fitnessGoal, field: fieldPrefix + "fitness_goal", allowUnspecified: true)
         user.fitnessGoal = Int32(profile.fitnessGoal.rawValue)
-        let zone = profile.timeZone.isEmpty ? "UTC" : profile.timeZone
-        _ = try TimeZoneCatalog.zone(named: zone, field: fieldPrefix + "time_zone")
-        user.timeZone = zone
+        // Required: every local day (totals, streaks, achievements) is counted in it.
+        _ = try TimeZoneCatalog.zone(named: profile.timeZone, field: fieldPrefix + "time_zone")
+        user.timeZone = profile.timeZone
         user.shareWithHousehold = profile.shareWithHousehold
         user.role = Int32(role.rawValue)
         user.createdAtMs = now

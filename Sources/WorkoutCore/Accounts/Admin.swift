@@ -11,6 +11,9 @@ package import WorkoutProtocol
 /// member is removed with everything of theirs.
 extension HouseholdStore {
     /// Makes an invite code; the code is returned once and only its digest is kept.
+    ///
+    /// - Throws: ``DomainError`` `resourceExhausted` when ``maxActiveInvites`` are active
+    ///   (the oldest inactive ones beyond ``maxInactiveInvites`` are forgotten to make room).
     package func createInvite(_ caller: Caller, _ request: Workout_V1_CreateInviteRequest) async throws -> Workout_V1_CreateInviteResponse {
         guard request.role == .member || request.role == .admin else {
             throw DomainError.invalid("role", "role must be ROLE_MEMBER or ROLE_ADMIN")
@@ -30,6 +33,7 @@ extension HouseholdStore {
             if request.role == .admin, admin.role != Int32(Workout_V1_Role.owner.rawValue) {
                 throw DomainError.permissionDenied("only the owner may invite admins")
             }
+            try makeRoomForInvite(now: now, in: &txn)
             var invite = Workout_Store_V1_StoredInvite()
             invite.inviteID = inviteID
             invite.role = Int32(request.role.rawValue)
@@ -170,6 +174,8 @@ extension HouseholdStore {
     ///   - expiresInSeconds: 0 for the default (7 days), else 60...2,592,000.
     ///   - note: a reminder for whom it is (0...128 bytes).
     /// - Returns: the code (shown once) and the invite.
+    /// - Throws: ``DomainError`` `invalidArgument`, or `resourceExhausted` as
+    ///   ``createInvite(_:_:)``.
     package func createInviteLocally(role: Workout_V1_Role, expiresInSeconds: UInt32 = 0, note: String = "") throws -> Workout_V1_CreateInviteResponse {
         guard role == .member || role == .admin else {
             throw DomainError.invalid("role", "role must be ROLE_MEMBER or ROLE_ADMIN")
@@ -191,6 +197,7 @@ extension HouseholdStore {
         invite.codeHint = String(code.suffix(4))
         let stored = invite
         return try store.writeAndWait { [self] txn in
+            try makeRoomForInvite(now: now, in: &txn)
             try txn.put(stored, forKey: digest, in: tables.invites)
             var response = Workout_V1_CreateInviteResponse()
             response.code = code

@@ -33,7 +33,8 @@ extension HouseholdStore {
     ///   every existing account's.
     /// - Returns: Their profiles, in the same order (with their new ids).
     /// - Throws: ``DomainError`` `invalidArgument` for a bad field or role, `alreadyExists`
-    ///   for a taken email; then nobody is created.
+    ///   for a taken email, `resourceExhausted` when they would make the household larger
+    ///   than ``Configuration/maxMembers``; then nobody is created.
     package func createMembersLocally(_ members: [NewMember]) throws -> [Workout_V1_Profile] {
         let now = clock.nowMilliseconds()
         var prepared: [Workout_Store_V1_StoredUser] = []
@@ -61,6 +62,7 @@ extension HouseholdStore {
         for index in prepared.indices { prepared[index].password = computed[index]! }
         let users = prepared
         return try store.writeAndWait { [self] txn in
+            try checkRoomForMembers(users.count, in: txn)
             var profiles: [Workout_V1_Profile] = []
             for var user in users {
                 try insertUser(&user, now: now, in: &txn)

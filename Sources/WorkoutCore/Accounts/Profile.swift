@@ -32,9 +32,7 @@ extension HouseholdStore {
         if request.hasHeightCm { try Bounds.number(request.heightCm, field: "height_cm", range: 50...272, allowZeroAsUnset: true) }
         if request.hasWeightKg { try Bounds.number(request.weightKg, field: "weight_kg", range: 10...500, allowZeroAsUnset: true) }
         if request.hasTimeZone { _ = try TimeZoneCatalog.zone(named: request.timeZone, field: "time_zone") }
-        if request.hasFitnessGoal, case .UNRECOGNIZED = request.fitnessGoal {
-            throw DomainError.invalid("fitness_goal", "fitness_goal is not a known goal")
-        }
+        if request.hasFitnessGoal { try Bounds.known(request.fitnessGoal, field: "fitness_goal", allowUnspecified: true) }
         let now = clock.nowMilliseconds()
         return try await write(notifying: caller.userID) { [self] txn in
             var user = try authorize(caller, in: txn, now: now)

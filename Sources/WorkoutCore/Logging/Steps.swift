@@ -7,7 +7,14 @@ package import WorkoutProtocol
 /// earlier one, an older report is ignored, and the day's figure is the maximum over sources,
 /// so a walk seen by both phone and watch is not counted twice.
 extension HouseholdStore {
+    /// The most sources one day may have: a day's reports travel together (ReportSteps'
+    /// answer, a steps change, an export chunk), so they must fit the smallest frame.
+    package static let maxStepsSourcesPerDay = 16
+
     /// Records a source's count for a day.
+    ///
+    /// - Throws: ``DomainError`` `invalidArgument` on a bad field, and on `report.source` for
+    ///   a new source of a day that has ``maxStepsSourcesPerDay`` already.
     package func reportSteps(_ caller: Caller, _ request: Workout_V1_ReportStepsRequest) async throws -> Workout_V1_ReportStepsResponse {
         let now = clock.nowMilliseconds()
         let report = request.report
@@ -31,6 +38,12 @@ extension HouseholdStore {
                 return response
             }
             let sources = try stepsReports(user: caller.userID, day: day, in: txn)
+            if existing == nil && sources.count >= Self.maxStepsSourcesPerDay {
+                throw DomainError.invalid(
+                    "report.source",
+                    "report.source: \(day) already has steps from \(sources.count) sources, the most a day may have; "
+                        + "report under one of them (\(sources.map(\.source).sorted().joined(separator: ", ")))")
+            }
             let previousRevision = sources.map(\.revision).max()
             var change = Workout_Store_V1_StoredChange()
             change.kind = .steps

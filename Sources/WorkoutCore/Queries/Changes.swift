@@ -7,11 +7,15 @@ package import WorkoutProtocol
 /// Each item keeps only its latest entry, so a page holds every changed item once, in its
 /// current state, or as a tombstone.
 extension HouseholdStore {
-    /// One page of changes after `since_revision`.
+    /// One page of changes after `since_revision`: at most `page_size` changes, ending early
+    /// where the next would not fit `maxResponseBytes` (the client's max frame size). A page
+    /// cut short says `has_more`, so the client asks again from its `revision`.
     ///
     /// - Throws: ``DomainError`` `outOfRange` when `since_revision` is above the member's
     ///   revision (the client's copy came from elsewhere: resync from 0).
-    package func changes(_ caller: Caller, _ request: Workout_V1_ChangesRequest) throws -> Workout_V1_ChangesResponse {
+    package func changes(
+        _ caller: Caller, _ request: Workout_V1_ChangesRequest, maxResponseBytes: Int = ResponseBudget.largestReply
+    ) throws -> Workout_V1_ChangesResponse {
         let now = clock.nowMilliseconds()
         let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 500, defaultSize: 100)
         return try store.read { txn in
@@ -21,14 +25,19 @@ extension HouseholdStore {
             }
             let since = UserRevisionKey(user: caller.userID, revision: request.sinceRevision).orderedKey
             let range = KeyRange(lower: .exclusive(since.bytes), upper: KeyRange.prefix(caller.userID.orderedKey).upper)
-            let page = try txn.scan(tables.changes, ScanRequest(range: range, limit: size))
             var response = Workout_V1_ChangesResponse()
-            response.changes = try page.elements.map { key, entry in
-                try materialize(entry, revision: key.revision, user: user, in: txn)
-            }
-            response.hasMore_p = page.resumeAfter != nil
-            response.revision = response.hasMore_p ? (response.changes.last?.revision ?? user.revision) : user.revision
             response.totals = totals(of: user, now: now)
+            // The fixed part at its largest: the totals, a revision of 10 bytes and has_more.
+            var budget = ResponseBudget(maxBytes: maxResponseBytes, used: try ResponseBudget.encodedSize(of: response) + 11 + 2)
+            // Each change is read only when the page still has room for it.
+            let resume = try txn.scanPage(tables.changes, ScanRequest(range: range, limit: size)) { key, entry in
+                let change = try materialize(entry, revision: key.revision, user: user, in: txn)
+                guard try budget.admit(change) else { return .stop }
+                response.changes.append(change)
+                return .take
+            }
+            response.hasMore_p = resume != nil
+            response.revision = response.hasMore_p ? (response.changes.last?.revision ?? user.revision) : user.revision
             return response
         }
     }

@@ -60,7 +60,7 @@ extension HouseholdStore {
                 chunk.totals = totals(of: user, now: now)
                 cursor.stage = .workouts
             }
-            var budget = ExportChunkBudget(maxBytes: maxChunkBytes, used: try Self.encodedSize(of: chunk))
+            var budget = ResponseBudget(maxBytes: maxChunkBytes, used: try ResponseBudget.encodedSize(of: chunk))
             let prefix = KeyRange.prefix(cursor.caller.userID.orderedKey)
             guard try Self.appendRecords(tables.workoutsByTime, in: tables.workouts, prefix: prefix, from: txn, stage: .workouts,
                                          cursor: &cursor, budget: &budget, into: &chunk.workouts),
@@ -115,7 +115,7 @@ extension HouseholdStore {
     static func appendRecords<IK, K, V: SwiftProtobuf.Message>(
         _ index: SecondaryIndex<IK, K, V>, in table: IndexedTable<K, V>, prefix: KeyRange,
         from txn: borrowing ReadTransaction, stage: ExportCursor.Stage,
-        cursor: inout ExportCursor, budget: inout ExportChunkBudget, into records: inout [V]
+        cursor: inout ExportCursor, budget: inout ResponseBudget, into records: inout [V]
     ) throws -> Bool {
         while cursor.stage == stage {
             let page = try txn.scanRecords(index, in: table, ScanRequest(range: prefix, limit: 1, after: cursor.resumeAfter))
@@ -137,41 +137,6 @@ extension HouseholdStore {
         var chunks: [Workout_V1_ExportChunk] = []
         while let chunk = try nextExportChunk(&cursor, maxChunkBytes: maxChunkBytes) { chunks.append(chunk) }
         return chunks
-    }
-
-    /// The encoded size of `message` in bytes.
-    static func encodedSize(of message: some SwiftProtobuf.Message) throws -> Int {
-        (try message.serializedBytes() as [UInt8]).count
-    }
-
-    /// What one element of `bytes` encoded bytes adds to a repeated message field numbered
-    /// below 16: a one-byte tag, the length as a varint, and the element.
-    static func repeatedFieldBytes(_ bytes: Int) -> Int {
-        var lengthBytes = 1
-        var rest = bytes >> 7
-        while rest > 0 {
-            lengthBytes += 1
-            rest >>= 7
-        }
-        return 1 + lengthBytes + bytes
-    }
-}
-
-/// What one export chunk may still take, in encoded bytes.
-struct ExportChunkBudget {
-    let maxBytes: Int
-    /// The chunk's encoded size so far.
-    var used: Int
-    var holdsRecords = false
-
-    /// Counts `record` in if it fits (the first record of a chunk always does, so a record larger
-    /// than the budget travels alone).
-    mutating func admit(_ record: some SwiftProtobuf.Message) throws -> Bool {
-        let bytes = HouseholdStore.repeatedFieldBytes(try HouseholdStore.encodedSize(of: record))
-        if holdsRecords && used + bytes > maxBytes { return false }
-        used += bytes
-        holdsRecords = true
-        return true
     }
 }
 

@@ -17,8 +17,8 @@ import Foundation
 ///             ‖ parameters (each u64 big-endian) ‖ resume key
 /// ```
 ///
-/// The MAC covers the member, the query kind and its parameters (`from_ms`, `to_ms`; not the
-/// page size, which may change from page to page), so a token forged, altered, or reused by
+/// The MAC covers the member, the query kind and its parameters (`from_ms`, `to_ms`, or a day's
+/// bounds; not the page size, which may change from page to page), so a token forged, altered, or reused by
 /// another member, another method or other parameters fails to open and the query answers
 /// INVALID_ARGUMENT `page_token`. The resume key itself is not secret: it names the member's
 /// own record. The scan's key range still bounds it to the caller's keys.
@@ -29,6 +29,8 @@ package struct PageTokens: Sendable {
         case workoutHistory = 1
         /// `Queries.WeightProgress`.
         case weightProgress = 2
+        /// `Queries.MealsOfDay` (parameters: the day's first and last-plus-one millisecond).
+        case mealsOfDay = 3
     }
 
     /// The meta-table key of the store's page-token secret.
@@ -89,7 +91,7 @@ package struct PageTokens: Sendable {
     /// The answer to a token that does not open.
     package static let rejection = DomainError.invalid(
         "page_token",
-        "page_token was not issued for this query (the same member, method, from_ms and to_ms); "
+        "page_token was not issued for this query (the same member, method and range: from_ms and to_ms, or the day and zone); "
             + "start again without a page_token")
 
     private func mac(_ resumeKey: [UInt8], query: Query, member: UUID, parameters: [Int64]) -> [UInt8] {

@@ -9,13 +9,19 @@ package import WorkoutProtocol
 /// is refused; and none could leave the caller's key range, because the range bounds the scan.
 extension HouseholdStore {
     /// Workouts newest first, paged, optionally within `[from_ms, to_ms)`.
-    package func workoutHistory(_ caller: Caller, _ request: Workout_V1_WorkoutHistoryRequest) throws -> Workout_V1_WorkoutHistoryResponse {
-        try Workout_V1_WorkoutHistoryResponse(serializedBytes: workoutHistoryEncoded(caller, request))
+    package func workoutHistory(
+        _ caller: Caller, _ request: Workout_V1_WorkoutHistoryRequest, maxResponseBytes: Int = ResponseBudget.largestReply
+    ) throws -> Workout_V1_WorkoutHistoryResponse {
+        try Workout_V1_WorkoutHistoryResponse(serializedBytes: workoutHistoryEncoded(caller, request, maxResponseBytes: maxResponseBytes))
     }
 
-    /// ``workoutHistory(_:_:)`` as the encoded `WorkoutHistoryResponse`, the stored workouts'
-    /// bytes copied into its repeated `workouts` field without decoding them.
-    package func workoutHistoryEncoded(_ caller: Caller, _ request: Workout_V1_WorkoutHistoryRequest) throws -> [UInt8] {
+    /// ``workoutHistory(_:_:maxResponseBytes:)`` as the encoded `WorkoutHistoryResponse`, the
+    /// stored workouts' bytes copied into its repeated `workouts` field without decoding them.
+    /// A page ends at `page_size` workouts or where the next would not fit `maxResponseBytes`
+    /// (the client's max frame size), whichever comes first.
+    package func workoutHistoryEncoded(
+        _ caller: Caller, _ request: Workout_V1_WorkoutHistoryRequest, maxResponseBytes: Int = ResponseBudget.largestReply
+    ) throws -> [UInt8] {
         let now = clock.nowMilliseconds()
         let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 100, defaultSize: 20)
         let bounds = try Bounds.timeRange(from: request.fromMs, to: request.toMs, fromField: "from_ms", toField: "to_ms", now: now)
@@ -26,13 +32,16 @@ extension HouseholdStore {
             _ = try authorize(caller, in: txn, now: now)
             var encoded: [UInt8] = []
             encoded.reserveCapacity(size * 128)
-            let resume = try txn.scanRecordBytes(
+            var budget = ResponseBudget(maxBytes: maxResponseBytes, used: ResponseBudget.pageTokenReserve)
+            let resume = try txn.scanRecordBytesPage(
                 tables.workoutsByTime, in: tables.workouts,
                 ScanRequest(
                     range: UserTimeKey.range(user: caller.userID, from: bounds.from ?? .min, to: bounds.to ?? .max),
                     direction: .backward, limit: size, after: after)
-            ) { stored in
+            ) { _, stored in
+                guard budget.admit(encodedBytes: stored.count) else { return .stop }
                 RawProtobuf.appendLengthDelimited(field: workoutsField, stored, to: &encoded)
+                return .take
             }
             if let resume {
                 let token = pageTokens.seal(resume, query: .workoutHistory, member: caller.userID, parameters: parameters)
@@ -43,31 +52,63 @@ extension HouseholdStore {
     }
 
     /// The meals of one local day (midnight to midnight in the given zone, or the member's),
-    /// oldest first, with the day's totals.
-    package func mealsOfDay(_ caller: Caller, _ request: Workout_V1_MealsOfDayRequest) throws -> Workout_V1_MealsOfDayResponse {
-        try Workout_V1_MealsOfDayResponse(serializedBytes: mealsOfDayEncoded(caller, request))
+    /// oldest first, a page at a time, with the whole day's totals on every page.
+    ///
+    /// - Parameters:
+    ///   - caller: The member.
+    ///   - request: The day, zone and page token.
+    ///   - maxResponseBytes: The client's max frame size: the page ends where the next meal
+    ///     would not fit.
+    package func mealsOfDay(
+        _ caller: Caller, _ request: Workout_V1_MealsOfDayRequest, maxResponseBytes: Int = ResponseBudget.largestReply
+    ) throws -> Workout_V1_MealsOfDayResponse {
+        try Workout_V1_MealsOfDayResponse(serializedBytes: mealsOfDayEncoded(caller, request, maxResponseBytes: maxResponseBytes))
     }
 
-    /// ``mealsOfDay(_:_:)`` as the encoded `MealsOfDayResponse`, built without decoding the
-    /// meals: each stored meal is its wire encoding, copied into the reply's repeated
-    /// `meals` field; only its `totals` are read, for the day's sum. This is the hot path
-    /// of an app's home screen.
-    package func mealsOfDayEncoded(_ caller: Caller, _ request: Workout_V1_MealsOfDayRequest) throws -> [UInt8] {
+    /// ``mealsOfDay(_:_:maxResponseBytes:)`` as the encoded `MealsOfDayResponse`, built without
+    /// decoding the meals: each stored meal is its wire encoding, copied into the reply's
+    /// repeated `meals` field; only its `totals` are read, for the day's sum. This is the hot
+    /// path of an app's home screen.
+    ///
+    /// Every page reads the whole day (its totals are the day's), and carries the meals after
+    /// its token that fit `maxResponseBytes` with the reply's other fields; a page always holds
+    /// at least one meal, and every stored meal fits the smallest frame a client may announce.
+    ///
+    /// - Throws: ``DomainError`` `invalidArgument` on `day`, `time_zone` or `page_token`
+    ///   (a token of another member, day or zone).
+    package func mealsOfDayEncoded(
+        _ caller: Caller, _ request: Workout_V1_MealsOfDayRequest, maxResponseBytes: Int = ResponseBudget.largestReply
+    ) throws -> [UInt8] {
         let now = clock.nowMilliseconds()
         let day = try LocalDay(wire: request.day, field: "day")
         if !request.timeZone.isEmpty { _ = try TimeZoneCatalog.zone(named: request.timeZone, field: "time_zone") }
+        try Bounds.byteCount(request.pageToken, field: "page_token", range: 0...256)
         return try store.read { txn in
             let user = try authorize(caller, in: txn, now: now)
             let zone = try recordZone(request.timeZone, field: "time_zone", user: user)
             let window = day.interval(in: zone.zone)
+            let parameters = [window.lowerBound, window.upperBound]
+            let after = try pageTokens.open(request.pageToken, query: .mealsOfDay, member: caller.userID, parameters: parameters)
+            var header = Workout_V1_MealsOfDayResponse()
+            header.day = day.wire
+            header.timeZone = zone.name
+            header.dayStartMs = window.lowerBound
+            header.dayEndMs = window.upperBound
+            // Fields may come in any order on the wire and repeated ones accumulate, so the reply
+            // is the header, then the totals and the token once the day is read, then the meals.
+            var encoded: [UInt8] = try header.serializedBytes()
+            var budget = ResponseBudget(
+                maxBytes: maxResponseBytes, used: encoded.count + largestTotalsFieldBytes + ResponseBudget.pageTokenReserve)
             var meals: [UInt8] = []
             meals.reserveCapacity(4_096)
             var totals = Workout_V1_NutritionTotals()
-            try txn.scanRecordBytes(
+            // The index key of the page's last meal so far (one buffer, reused).
+            var lastOnPage: [UInt8] = []
+            var resumeAfter: [UInt8]?
+            try txn.scanRecordBytesPage(
                 tables.mealsByTime, in: tables.meals,
                 ScanRequest(range: UserTimeKey.range(user: caller.userID, from: window.lowerBound, to: window.upperBound))
-            ) { stored in
-                RawProtobuf.appendLengthDelimited(field: mealsField, stored, to: &meals)
+            ) { indexKey, stored in
                 if let bytes = RawProtobuf.lengthDelimitedField(mealTotalsField, in: stored) {
                     let mealTotals = try Workout_V1_NutritionTotals(serializedBytes: Array(bytes))
                     totals.calories += mealTotals.calories
@@ -75,22 +116,44 @@ extension HouseholdStore {
                     totals.carbsG += mealTotals.carbsG
                     totals.fatG += mealTotals.fatG
                 }
+                // Meals before the token were on earlier pages; after a full page, only the totals count.
+                let onEarlierPage = after.map { !$0.lexicographicallyPrecedes(indexKey) } ?? false
+                if !onEarlierPage && resumeAfter == nil {
+                    if budget.admit(encodedBytes: stored.count) {
+                        RawProtobuf.appendLengthDelimited(field: mealsField, stored, to: &meals)
+                        lastOnPage.removeAll(keepingCapacity: true)
+                        lastOnPage.append(contentsOf: indexKey)
+                    } else {
+                        resumeAfter = lastOnPage
+                    }
+                }
+                return .take
             }
-            var response = Workout_V1_MealsOfDayResponse()
-            response.day = day.wire
-            response.timeZone = zone.name
-            response.dayStartMs = window.lowerBound
-            response.dayEndMs = window.upperBound
-            response.totals = totals
-            // Fields may come in any order on the wire; repeated ones accumulate.
-            var encoded: [UInt8] = try response.serializedBytes()
+            let totalsBytes: [UInt8] = try totals.serializedBytes()
+            totalsBytes.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsTotalsField, $0, to: &encoded) }
+            if let resumeAfter {
+                let token = pageTokens.seal(resumeAfter, query: .mealsOfDay, member: caller.userID, parameters: parameters)
+                token.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsNextPageTokenField, $0, to: &encoded) }
+            }
             encoded.append(contentsOf: meals)
             return encoded
         }
     }
 
     /// Weight entries oldest first, paged, optionally within `[from_ms, to_ms)`.
-    package func weightProgress(_ caller: Caller, _ request: Workout_V1_WeightProgressRequest) throws -> Workout_V1_WeightProgressResponse {
+    package func weightProgress(
+        _ caller: Caller, _ request: Workout_V1_WeightProgressRequest, maxResponseBytes: Int = ResponseBudget.largestReply
+    ) throws -> Workout_V1_WeightProgressResponse {
+        try Workout_V1_WeightProgressResponse(serializedBytes: weightProgressEncoded(caller, request, maxResponseBytes: maxResponseBytes))
+    }
+
+    /// ``weightProgress(_:_:maxResponseBytes:)`` as the encoded `WeightProgressResponse`, the
+    /// stored entries' bytes copied into its repeated `entries` field. A page ends at
+    /// `page_size` entries or where the next would not fit `maxResponseBytes`, whichever
+    /// comes first.
+    package func weightProgressEncoded(
+        _ caller: Caller, _ request: Workout_V1_WeightProgressRequest, maxResponseBytes: Int = ResponseBudget.largestReply
+    ) throws -> [UInt8] {
         let now = clock.nowMilliseconds()
         let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 1_000, defaultSize: 500)
         let bounds = try Bounds.timeRange(from: request.fromMs, to: request.toMs, fromField: "from_ms", toField: "to_ms", now: now)
@@ -99,17 +162,24 @@ extension HouseholdStore {
         let after = try pageTokens.open(request.pageToken, query: .weightProgress, member: caller.userID, parameters: parameters)
         return try store.read { txn in
             _ = try authorize(caller, in: txn, now: now)
-            let page = try txn.scanRecords(
+            var encoded: [UInt8] = []
+            encoded.reserveCapacity(min(size, 64) * 64)
+            var budget = ResponseBudget(maxBytes: maxResponseBytes, used: ResponseBudget.pageTokenReserve)
+            let resume = try txn.scanRecordBytesPage(
                 tables.weightsByTime, in: tables.weights,
                 ScanRequest(
                     range: UserTimeKey.range(user: caller.userID, from: bounds.from ?? .min, to: bounds.to ?? .max),
-                    limit: size, after: after))
-            var response = Workout_V1_WeightProgressResponse()
-            response.entries = page.elements.map(\.value)
-            response.nextPageToken = page.resumeAfter.map {
-                pageTokens.seal($0, query: .weightProgress, member: caller.userID, parameters: parameters)
-            } ?? Data()
-            return response
+                    limit: size, after: after)
+            ) { _, stored in
+                guard budget.admit(encodedBytes: stored.count) else { return .stop }
+                RawProtobuf.appendLengthDelimited(field: entriesField, stored, to: &encoded)
+                return .take
+            }
+            if let resume {
+                let token = pageTokens.seal(resume, query: .weightProgress, member: caller.userID, parameters: parameters)
+                token.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: nextPageTokenField, $0, to: &encoded) }
+            }
+            return encoded
         }
     }
 
@@ -191,7 +261,14 @@ extension HouseholdStore {
 /// `WorkoutHistoryResponse.workouts` and `.next_page_token` (queries.proto).
 private let workoutsField = 1
 private let nextPageTokenField = 2
-/// `MealsOfDayResponse.meals` (queries.proto).
+/// `WeightProgressResponse.entries` and `.next_page_token` (queries.proto), numbered as
+/// `WorkoutHistoryResponse`'s.
+private let entriesField = 1
+/// `MealsOfDayResponse.meals`, `.totals` and `.next_page_token` (queries.proto).
 private let mealsField = 5
+private let mealsTotalsField = 6
+private let mealsNextPageTokenField = 7
+/// The most a `NutritionTotals` field takes: a tag, a length and four doubles of 9 bytes each.
+private let largestTotalsFieldBytes = 2 + 4 * 9
 /// `Meal.totals` (records.proto).
 private let mealTotalsField = 8

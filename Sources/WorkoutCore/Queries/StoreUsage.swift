@@ -1,3 +1,5 @@
+package import Foundation
+
 /// How the store is doing, for `Admin.Stats`: the group-commit writer's counts and the map.
 package struct StoreUsage: Sendable, Hashable {
     /// Durable commits so far.
@@ -10,6 +12,10 @@ package struct StoreUsage: Sendable, Hashable {
     package var mapSizeBytes: UInt64?
     /// The bytes in use of it.
     package var usedBytes: UInt64?
+    /// Since when writes have been failing for lack of space (`nil`: they are not).
+    package var storageFullSince: Date?
+    /// Writes refused for lack of space since the server started.
+    package var writesRefusedForSpace: UInt64 = 0
 }
 
 extension HouseholdStore {
@@ -20,6 +26,7 @@ extension HouseholdStore {
         return StoreUsage(
             commits: UInt64(writer.commits), writeOperations: UInt64(writer.operations),
             operationsPerCommit: writer.operationsPerCommit,
-            mapSizeBytes: info.map { UInt64($0.mapSize) }, usedBytes: info.map { UInt64($0.usedBytes) })
+            mapSizeBytes: info.map { UInt64($0.mapSize) }, usedBytes: info.map { UInt64($0.usedBytes) },
+            storageFullSince: writer.storageFullSince, writesRefusedForSpace: UInt64(writer.operationsRefusedForSpace))
     }
 }

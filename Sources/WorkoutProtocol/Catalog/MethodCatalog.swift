@@ -91,18 +91,18 @@ package enum MethodCatalog {
     package static let updateWeight = RPCMethod<Workout_V1_UpdateWeightRequest, Workout_V1_UpdateWeightResponse>(
         310, "Logging.UpdateWeight", streaming: false, session: true, admin: false,
         "Edit a weight entry; the profile's weight follows the newest entry.")
-    /// 401 Queries.WorkoutHistory: Workouts newest first, paged.
+    /// 401 Queries.WorkoutHistory: Workouts newest first, paged; a page fits the client's frame.
     package static let workoutHistory = RPCMethod<Workout_V1_WorkoutHistoryRequest, Workout_V1_WorkoutHistoryResponse>(
         401, "Queries.WorkoutHistory", streaming: false, session: true, admin: false,
-        "Workouts newest first, paged.")
-    /// 402 Queries.MealsOfDay: The meals of one local day with the day's totals.
+        "Workouts newest first, paged; a page fits the client's frame.")
+    /// 402 Queries.MealsOfDay: The meals of one local day with the day's totals, paged to fit the client's frame.
     package static let mealsOfDay = RPCMethod<Workout_V1_MealsOfDayRequest, Workout_V1_MealsOfDayResponse>(
         402, "Queries.MealsOfDay", streaming: false, session: true, admin: false,
-        "The meals of one local day with the day's totals.")
-    /// 403 Queries.WeightProgress: Weight entries oldest first over a range, paged.
+        "The meals of one local day with the day's totals, paged to fit the client's frame.")
+    /// 403 Queries.WeightProgress: Weight entries oldest first over a range, paged; a page fits the client's frame.
     package static let weightProgress = RPCMethod<Workout_V1_WeightProgressRequest, Workout_V1_WeightProgressResponse>(
         403, "Queries.WeightProgress", streaming: false, session: true, admin: false,
-        "Weight entries oldest first over a range, paged.")
+        "Weight entries oldest first over a range, paged; a page fits the client's frame.")
     /// 404 Queries.Summaries: Daily or weekly figures over a range of days.
     package static let summaries = RPCMethod<Workout_V1_SummariesRequest, Workout_V1_SummariesResponse>(
         404, "Queries.Summaries", streaming: false, session: true, admin: false,
@@ -111,10 +111,10 @@ package enum MethodCatalog {
     package static let achievements = RPCMethod<Workout_V1_AchievementsRequest, Workout_V1_AchievementsResponse>(
         405, "Queries.Achievements", streaming: false, session: true, admin: false,
         "Every achievement, unlocked or with progress.")
-    /// 406 Queries.Changes: What changed since a revision, paged.
+    /// 406 Queries.Changes: What changed since a revision, paged; a page fits the client's frame.
     package static let changes = RPCMethod<Workout_V1_ChangesRequest, Workout_V1_ChangesResponse>(
         406, "Queries.Changes", streaming: false, session: true, admin: false,
-        "What changed since a revision, paged.")
+        "What changed since a revision, paged; a page fits the client's frame.")
     /// 501 Household.HouseholdView: The household leaderboard of members who share.
     package static let householdView = RPCMethod<Workout_V1_HouseholdViewRequest, Workout_V1_HouseholdViewResponse>(
         501, "Household.HouseholdView", streaming: false, session: true, admin: false,

@@ -16,7 +16,9 @@
 ///    returned as on the wire (compressed ones still compressed).
 /// 5. After a throw the decoder is failed: every later call throws the same error.
 /// 6. The buffer is compacted as frames are consumed: it holds at most one partial
-///    frame plus what the last append brought, never more than the limit allows.
+///    frame plus what the last append brought, never more than the limit allows. It grows
+///    with the bytes that actually arrived, never with the length a header announces, and
+///    gives back a large allocation once it is empty (see ``retainedCapacity``).
 package struct FrameDecoder: Sendable {
     /// Which side of the connection the decoder reads for.
     package enum Role: Sendable, Hashable {
@@ -53,6 +55,10 @@ package struct FrameDecoder: Sendable {
     /// and they are at least half the buffer (amortized O(1) per byte).
     private static let compactionThreshold = 4_096
 
+    /// The most capacity an empty buffer keeps for the next frames; a larger allocation (left
+    /// by a large frame) is released, so an idle connection holds little.
+    package static let retainedCapacity = 16 * 1_024
+
     /// Makes a decoder.
     ///
     /// - Parameters:
@@ -72,9 +78,14 @@ package struct FrameDecoder: Sendable {
         buffer.count - readIndex
     }
 
-    /// The capacity of the internal buffer (for tests of its bound).
+    /// The capacity of the internal buffer: the memory the decoder holds.
     package var bufferCapacity: Int {
         buffer.capacity
+    }
+
+    /// Whether part of a frame (or of the preface) has arrived and waits for the rest.
+    package var holdsIncompleteFrame: Bool {
+        readIndex < buffer.count
     }
 
     /// Adds received bytes.
@@ -166,13 +177,12 @@ package struct FrameDecoder: Sendable {
         guard buffer.count - readIndex >= FrameHeader.size + length else {
             if pendingHeader == nil {
                 pendingHeader = header
-                // The length is validated: move the partial frame to the front and make
-                // room for the whole frame once.
+                // Move the partial frame to the front; the buffer grows as its bytes arrive
+                // (the announced length is a claim, not memory to set aside).
                 if readIndex > 0 {
                     buffer.removeSubrange(0..<readIndex)
                     readIndex = 0
                 }
-                buffer.reserveCapacity(FrameHeader.size + length)
             }
             return nil
         }
@@ -188,10 +198,7 @@ package struct FrameDecoder: Sendable {
         }
         let body = payloadStart == payloadEnd ? [] : Array(buffer[payloadStart..<payloadEnd])
         readIndex = payloadEnd
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            readIndex = 0
-        }
+        if readIndex == buffer.count { empty() }
         return Frame(
             type: header.type,
             callID: header.callID,
@@ -223,12 +230,15 @@ package struct FrameDecoder: Sendable {
         }
     }
 
+    /// Drops every consumed byte, keeping at most ``retainedCapacity`` of allocation.
+    private mutating func empty() {
+        buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacity)
+        readIndex = 0
+    }
+
     private mutating func compact() {
         if readIndex == buffer.count {
-            if readIndex > 0 {
-                buffer.removeAll(keepingCapacity: true)
-                readIndex = 0
-            }
+            if readIndex > 0 { empty() }
         } else if readIndex >= Self.compactionThreshold && readIndex * 2 >= buffer.count {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0

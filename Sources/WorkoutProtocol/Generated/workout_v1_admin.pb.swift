@@ -456,69 +456,156 @@ package nonisolated struct Workout_V1_MethodStats: Sendable {
 
 /// Response of Admin.Stats (method 607): the running server's counters, since
 /// it started.
-package nonisolated struct Workout_V1_StatsResponse: Sendable {
+package nonisolated struct Workout_V1_StatsResponse: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Milliseconds since the server process started.
-  package var uptimeMs: UInt64 = 0
+  package var uptimeMs: UInt64 {
+    get {_storage._uptimeMs}
+    set {_uniqueStorage()._uptimeMs = newValue}
+  }
 
   /// Connections open now.
-  package var openConnections: UInt32 = 0
+  package var openConnections: UInt32 {
+    get {_storage._openConnections}
+    set {_uniqueStorage()._openConnections = newValue}
+  }
 
   /// Connections accepted since start.
-  package var acceptedConnections: UInt64 = 0
+  package var acceptedConnections: UInt64 {
+    get {_storage._acceptedConnections}
+    set {_uniqueStorage()._acceptedConnections = newValue}
+  }
 
   /// Connections refused (over the connection limits) since start.
-  package var rejectedConnections: UInt64 = 0
+  package var rejectedConnections: UInt64 {
+    get {_storage._rejectedConnections}
+    set {_uniqueStorage()._rejectedConnections = newValue}
+  }
 
   /// Connections open now that are bound to a session.
-  package var authenticatedConnections: UInt32 = 0
+  package var authenticatedConnections: UInt32 {
+    get {_storage._authenticatedConnections}
+    set {_uniqueStorage()._authenticatedConnections = newValue}
+  }
 
-  /// Per method, for every method called at least once, by number.
-  package var methods: [Workout_V1_MethodStats] = []
+  /// Per method, for every method called at least once, by number. Calls of
+  /// numbers this server does not serve (answered UNIMPLEMENTED) are counted
+  /// together under method 0, name "unknown".
+  package var methods: [Workout_V1_MethodStats] {
+    get {_storage._methods}
+    set {_uniqueStorage()._methods = newValue}
+  }
 
   /// Size of the store on disk, bytes (the LMDB map file).
-  package var storeSizeBytes: UInt64 = 0
+  package var storeSizeBytes: UInt64 {
+    get {_storage._storeSizeBytes}
+    set {_uniqueStorage()._storeSizeBytes = newValue}
+  }
 
   /// Bytes of the store in use (pages in use times page size).
-  package var storeUsedBytes: UInt64 = 0
+  package var storeUsedBytes: UInt64 {
+    get {_storage._storeUsedBytes}
+    set {_uniqueStorage()._storeUsedBytes = newValue}
+  }
 
   /// Write transactions committed since start.
-  package var commits: UInt64 = 0
+  package var commits: UInt64 {
+    get {_storage._commits}
+    set {_uniqueStorage()._commits = newValue}
+  }
 
   /// Write operations applied since start (each in one of those commits).
-  package var writeOperations: UInt64 = 0
+  package var writeOperations: UInt64 {
+    get {_storage._writeOperations}
+    set {_uniqueStorage()._writeOperations = newValue}
+  }
 
   /// write_operations / commits (0 when there was no commit): how many writes
   /// one fsync carried on average.
-  package var operationsPerCommit: Double = 0
+  package var operationsPerCommit: Double {
+    get {_storage._operationsPerCommit}
+    set {_uniqueStorage()._operationsPerCommit = newValue}
+  }
 
   /// Number of member accounts.
-  package var members: UInt32 = 0
+  package var members: UInt32 {
+    get {_storage._members}
+    set {_uniqueStorage()._members = newValue}
+  }
 
   /// The server's clock, ms since the epoch (UTC).
-  package var serverTimeMs: Int64 = 0
+  package var serverTimeMs: Int64 {
+    get {_storage._serverTimeMs}
+    set {_uniqueStorage()._serverTimeMs = newValue}
+  }
 
   /// CPU time the server process has used since it started, user plus system,
   /// in microseconds (getrusage RUSAGE_SELF). The difference between two Stats
   /// calls, divided by the calls answered in between, is the server's CPU cost
   /// per call, system calls included. 0 where the platform does not say.
-  package var processCpuUs: UInt64 = 0
+  package var processCpuUs: UInt64 {
+    get {_storage._processCpuUs}
+    set {_uniqueStorage()._processCpuUs = newValue}
+  }
 
   /// Anonymous resident memory of the server process, bytes: heap, stacks and
   /// other private memory actually in RAM, not the memory-mapped store file
   /// (Linux: RssAnon in /proc/self/status). 0 where the platform does not say.
-  package var rssAnonBytes: UInt64 = 0
+  package var rssAnonBytes: UInt64 {
+    get {_storage._rssAnonBytes}
+    set {_uniqueStorage()._rssAnonBytes = newValue}
+  }
 
   /// All resident memory of the server process, bytes, including pages of the
   /// memory-mapped store file in RAM (Linux: VmRSS). 0 where unknown.
-  package var rssBytes: UInt64 = 0
+  package var rssBytes: UInt64 {
+    get {_storage._rssBytes}
+    set {_uniqueStorage()._rssBytes = newValue}
+  }
+
+  /// Since when writes have been failing for lack of space (the disk holding
+  /// the store is full, or the store reached its maximum size), ms since the
+  /// Unix epoch (UTC); 0 when they are not.
+  package var storageFullSinceMs: Int64 {
+    get {_storage._storageFullSinceMs}
+    set {_uniqueStorage()._storageFullSinceMs = newValue}
+  }
+
+  /// Write operations refused for lack of space since start.
+  package var writesRefusedForSpace: UInt64 {
+    get {_storage._writesRefusedForSpace}
+    set {_uniqueStorage()._writesRefusedForSpace = newValue}
+  }
+
+  /// Connections the server shed since start: an idle one without a session to
+  /// make room for a new connection when full, or the one holding the most
+  /// memory for frames still arriving when that memory ran out.
+  package var shedConnections: UInt64 {
+    get {_storage._shedConnections}
+    set {_uniqueStorage()._shedConnections = newValue}
+  }
+
+  /// Bytes all connections hold now for frames still arriving.
+  package var incompleteFrameBytes: UInt64 {
+    get {_storage._incompleteFrameBytes}
+    set {_uniqueStorage()._incompleteFrameBytes = newValue}
+  }
+
+  /// File descriptors the server process has open (sockets, the store, logs);
+  /// 0 where the platform does not say.
+  package var openDescriptors: UInt32 {
+    get {_storage._openDescriptors}
+    set {_uniqueStorage()._openDescriptors = newValue}
+  }
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -1195,104 +1282,205 @@ nonisolated extension Workout_V1_MethodStats: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".StatsResponse"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}uptime_ms\0\u{3}open_connections\0\u{3}accepted_connections\0\u{3}rejected_connections\0\u{3}authenticated_connections\0\u{1}methods\0\u{3}store_size_bytes\0\u{3}store_used_bytes\0\u{1}commits\0\u{3}write_operations\0\u{3}operations_per_commit\0\u{1}members\0\u{3}server_time_ms\0\u{3}process_cpu_us\0\u{3}rss_anon_bytes\0\u{3}rss_bytes\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}uptime_ms\0\u{3}open_connections\0\u{3}accepted_connections\0\u{3}rejected_connections\0\u{3}authenticated_connections\0\u{1}methods\0\u{3}store_size_bytes\0\u{3}store_used_bytes\0\u{1}commits\0\u{3}write_operations\0\u{3}operations_per_commit\0\u{1}members\0\u{3}server_time_ms\0\u{3}process_cpu_us\0\u{3}rss_anon_bytes\0\u{3}rss_bytes\0\u{3}storage_full_since_ms\0\u{3}writes_refused_for_space\0\u{3}shed_connections\0\u{3}incomplete_frame_bytes\0\u{3}open_descriptors\0")
+
+  fileprivate class _StorageClass {
+    var _uptimeMs: UInt64 = 0
+    var _openConnections: UInt32 = 0
+    var _acceptedConnections: UInt64 = 0
+    var _rejectedConnections: UInt64 = 0
+    var _authenticatedConnections: UInt32 = 0
+    var _methods: [Workout_V1_MethodStats] = []
+    var _storeSizeBytes: UInt64 = 0
+    var _storeUsedBytes: UInt64 = 0
+    var _commits: UInt64 = 0
+    var _writeOperations: UInt64 = 0
+    var _operationsPerCommit: Double = 0
+    var _members: UInt32 = 0
+    var _serverTimeMs: Int64 = 0
+    var _processCpuUs: UInt64 = 0
+    var _rssAnonBytes: UInt64 = 0
+    var _rssBytes: UInt64 = 0
+    var _storageFullSinceMs: Int64 = 0
+    var _writesRefusedForSpace: UInt64 = 0
+    var _shedConnections: UInt64 = 0
+    var _incompleteFrameBytes: UInt64 = 0
+    var _openDescriptors: UInt32 = 0
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _uptimeMs = source._uptimeMs
+      _openConnections = source._openConnections
+      _acceptedConnections = source._acceptedConnections
+      _rejectedConnections = source._rejectedConnections
+      _authenticatedConnections = source._authenticatedConnections
+      _methods = source._methods
+      _storeSizeBytes = source._storeSizeBytes
+      _storeUsedBytes = source._storeUsedBytes
+      _commits = source._commits
+      _writeOperations = source._writeOperations
+      _operationsPerCommit = source._operationsPerCommit
+      _members = source._members
+      _serverTimeMs = source._serverTimeMs
+      _processCpuUs = source._processCpuUs
+      _rssAnonBytes = source._rssAnonBytes
+      _rssBytes = source._rssBytes
+      _storageFullSinceMs = source._storageFullSinceMs
+      _writesRefusedForSpace = source._writesRefusedForSpace
+      _shedConnections = source._shedConnections
+      _incompleteFrameBytes = source._incompleteFrameBytes
+      _openDescriptors = source._openDescriptors
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.uptimeMs) }()
-      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.openConnections) }()
-      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.acceptedConnections) }()
-      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.rejectedConnections) }()
-      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.authenticatedConnections) }()
-      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.methods) }()
-      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.storeSizeBytes) }()
-      case 8: try { try decoder.decodeSingularUInt64Field(value: &self.storeUsedBytes) }()
-      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.commits) }()
-      case 10: try { try decoder.decodeSingularUInt64Field(value: &self.writeOperations) }()
-      case 11: try { try decoder.decodeSingularDoubleField(value: &self.operationsPerCommit) }()
-      case 12: try { try decoder.decodeSingularUInt32Field(value: &self.members) }()
-      case 13: try { try decoder.decodeSingularInt64Field(value: &self.serverTimeMs) }()
-      case 14: try { try decoder.decodeSingularUInt64Field(value: &self.processCpuUs) }()
-      case 15: try { try decoder.decodeSingularUInt64Field(value: &self.rssAnonBytes) }()
-      case 16: try { try decoder.decodeSingularUInt64Field(value: &self.rssBytes) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._uptimeMs) }()
+        case 2: try { try decoder.decodeSingularUInt32Field(value: &_storage._openConnections) }()
+        case 3: try { try decoder.decodeSingularUInt64Field(value: &_storage._acceptedConnections) }()
+        case 4: try { try decoder.decodeSingularUInt64Field(value: &_storage._rejectedConnections) }()
+        case 5: try { try decoder.decodeSingularUInt32Field(value: &_storage._authenticatedConnections) }()
+        case 6: try { try decoder.decodeRepeatedMessageField(value: &_storage._methods) }()
+        case 7: try { try decoder.decodeSingularUInt64Field(value: &_storage._storeSizeBytes) }()
+        case 8: try { try decoder.decodeSingularUInt64Field(value: &_storage._storeUsedBytes) }()
+        case 9: try { try decoder.decodeSingularUInt64Field(value: &_storage._commits) }()
+        case 10: try { try decoder.decodeSingularUInt64Field(value: &_storage._writeOperations) }()
+        case 11: try { try decoder.decodeSingularDoubleField(value: &_storage._operationsPerCommit) }()
+        case 12: try { try decoder.decodeSingularUInt32Field(value: &_storage._members) }()
+        case 13: try { try decoder.decodeSingularInt64Field(value: &_storage._serverTimeMs) }()
+        case 14: try { try decoder.decodeSingularUInt64Field(value: &_storage._processCpuUs) }()
+        case 15: try { try decoder.decodeSingularUInt64Field(value: &_storage._rssAnonBytes) }()
+        case 16: try { try decoder.decodeSingularUInt64Field(value: &_storage._rssBytes) }()
+        case 17: try { try decoder.decodeSingularInt64Field(value: &_storage._storageFullSinceMs) }()
+        case 18: try { try decoder.decodeSingularUInt64Field(value: &_storage._writesRefusedForSpace) }()
+        case 19: try { try decoder.decodeSingularUInt64Field(value: &_storage._shedConnections) }()
+        case 20: try { try decoder.decodeSingularUInt64Field(value: &_storage._incompleteFrameBytes) }()
+        case 21: try { try decoder.decodeSingularUInt32Field(value: &_storage._openDescriptors) }()
+        default: break
+        }
       }
     }
   }
 
   package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if self.uptimeMs != 0 {
-      try visitor.visitSingularUInt64Field(value: self.uptimeMs, fieldNumber: 1)
-    }
-    if self.openConnections != 0 {
-      try visitor.visitSingularUInt32Field(value: self.openConnections, fieldNumber: 2)
-    }
-    if self.acceptedConnections != 0 {
-      try visitor.visitSingularUInt64Field(value: self.acceptedConnections, fieldNumber: 3)
-    }
-    if self.rejectedConnections != 0 {
-      try visitor.visitSingularUInt64Field(value: self.rejectedConnections, fieldNumber: 4)
-    }
-    if self.authenticatedConnections != 0 {
-      try visitor.visitSingularUInt32Field(value: self.authenticatedConnections, fieldNumber: 5)
-    }
-    if !self.methods.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.methods, fieldNumber: 6)
-    }
-    if self.storeSizeBytes != 0 {
-      try visitor.visitSingularUInt64Field(value: self.storeSizeBytes, fieldNumber: 7)
-    }
-    if self.storeUsedBytes != 0 {
-      try visitor.visitSingularUInt64Field(value: self.storeUsedBytes, fieldNumber: 8)
-    }
-    if self.commits != 0 {
-      try visitor.visitSingularUInt64Field(value: self.commits, fieldNumber: 9)
-    }
-    if self.writeOperations != 0 {
-      try visitor.visitSingularUInt64Field(value: self.writeOperations, fieldNumber: 10)
-    }
-    if self.operationsPerCommit.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.operationsPerCommit, fieldNumber: 11)
-    }
-    if self.members != 0 {
-      try visitor.visitSingularUInt32Field(value: self.members, fieldNumber: 12)
-    }
-    if self.serverTimeMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.serverTimeMs, fieldNumber: 13)
-    }
-    if self.processCpuUs != 0 {
-      try visitor.visitSingularUInt64Field(value: self.processCpuUs, fieldNumber: 14)
-    }
-    if self.rssAnonBytes != 0 {
-      try visitor.visitSingularUInt64Field(value: self.rssAnonBytes, fieldNumber: 15)
-    }
-    if self.rssBytes != 0 {
-      try visitor.visitSingularUInt64Field(value: self.rssBytes, fieldNumber: 16)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      if _storage._uptimeMs != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._uptimeMs, fieldNumber: 1)
+      }
+      if _storage._openConnections != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._openConnections, fieldNumber: 2)
+      }
+      if _storage._acceptedConnections != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._acceptedConnections, fieldNumber: 3)
+      }
+      if _storage._rejectedConnections != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._rejectedConnections, fieldNumber: 4)
+      }
+      if _storage._authenticatedConnections != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._authenticatedConnections, fieldNumber: 5)
+      }
+      if !_storage._methods.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._methods, fieldNumber: 6)
+      }
+      if _storage._storeSizeBytes != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._storeSizeBytes, fieldNumber: 7)
+      }
+      if _storage._storeUsedBytes != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._storeUsedBytes, fieldNumber: 8)
+      }
+      if _storage._commits != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._commits, fieldNumber: 9)
+      }
+      if _storage._writeOperations != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._writeOperations, fieldNumber: 10)
+      }
+      if _storage._operationsPerCommit.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._operationsPerCommit, fieldNumber: 11)
+      }
+      if _storage._members != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._members, fieldNumber: 12)
+      }
+      if _storage._serverTimeMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._serverTimeMs, fieldNumber: 13)
+      }
+      if _storage._processCpuUs != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._processCpuUs, fieldNumber: 14)
+      }
+      if _storage._rssAnonBytes != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._rssAnonBytes, fieldNumber: 15)
+      }
+      if _storage._rssBytes != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._rssBytes, fieldNumber: 16)
+      }
+      if _storage._storageFullSinceMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._storageFullSinceMs, fieldNumber: 17)
+      }
+      if _storage._writesRefusedForSpace != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._writesRefusedForSpace, fieldNumber: 18)
+      }
+      if _storage._shedConnections != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._shedConnections, fieldNumber: 19)
+      }
+      if _storage._incompleteFrameBytes != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._incompleteFrameBytes, fieldNumber: 20)
+      }
+      if _storage._openDescriptors != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._openDescriptors, fieldNumber: 21)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Workout_V1_StatsResponse, rhs: Workout_V1_StatsResponse) -> Bool {
-    if lhs.uptimeMs != rhs.uptimeMs {return false}
-    if lhs.openConnections != rhs.openConnections {return false}
-    if lhs.acceptedConnections != rhs.acceptedConnections {return false}
-    if lhs.rejectedConnections != rhs.rejectedConnections {return false}
-    if lhs.authenticatedConnections != rhs.authenticatedConnections {return false}
-    if lhs.methods != rhs.methods {return false}
-    if lhs.storeSizeBytes != rhs.storeSizeBytes {return false}
-    if lhs.storeUsedBytes != rhs.storeUsedBytes {return false}
-    if lhs.commits != rhs.commits {return false}
-    if lhs.writeOperations != rhs.writeOperations {return false}
-    if lhs.operationsPerCommit != rhs.operationsPerCommit {return false}
-    if lhs.members != rhs.members {return false}
-    if lhs.serverTimeMs != rhs.serverTimeMs {return false}
-    if lhs.processCpuUs != rhs.processCpuUs {return false}
-    if lhs.rssAnonBytes != rhs.rssAnonBytes {return false}
-    if lhs.rssBytes != rhs.rssBytes {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._uptimeMs != rhs_storage._uptimeMs {return false}
+        if _storage._openConnections != rhs_storage._openConnections {return false}
+        if _storage._acceptedConnections != rhs_storage._acceptedConnections {return false}
+        if _storage._rejectedConnections != rhs_storage._rejectedConnections {return false}
+        if _storage._authenticatedConnections != rhs_storage._authenticatedConnections {return false}
+        if _storage._methods != rhs_storage._methods {return false}
+        if _storage._storeSizeBytes != rhs_storage._storeSizeBytes {return false}
+        if _storage._storeUsedBytes != rhs_storage._storeUsedBytes {return false}
+        if _storage._commits != rhs_storage._commits {return false}
+        if _storage._writeOperations != rhs_storage._writeOperations {return false}
+        if _storage._operationsPerCommit != rhs_storage._operationsPerCommit {return false}
+        if _storage._members != rhs_storage._members {return false}
+        if _storage._serverTimeMs != rhs_storage._serverTimeMs {return false}
+        if _storage._processCpuUs != rhs_storage._processCpuUs {return false}
+        if _storage._rssAnonBytes != rhs_storage._rssAnonBytes {return false}
+        if _storage._rssBytes != rhs_storage._rssBytes {return false}
+        if _storage._storageFullSinceMs != rhs_storage._storageFullSinceMs {return false}
+        if _storage._writesRefusedForSpace != rhs_storage._writesRefusedForSpace {return false}
+        if _storage._shedConnections != rhs_storage._shedConnections {return false}
+        if _storage._incompleteFrameBytes != rhs_storage._incompleteFrameBytes {return false}
+        if _storage._openDescriptors != rhs_storage._openDescriptors {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -58,6 +58,15 @@ package nonisolated struct Workout_V1_HealthResponse: Sendable {
   /// Milliseconds since the server process started.
   package var uptimeMs: UInt64 = 0
 
+  /// True while writes fail for lack of space (the disk holding the store is
+  /// full, or the store reached its maximum size): writes are answered
+  /// RESOURCE_EXHAUSTED, reads and logins keep working. Cleared by the first
+  /// write that succeeds once there is room again.
+  package var storageFull: Bool = false
+
+  /// When storage_full: since when, ms since the Unix epoch (UTC); else 0.
+  package var storageFullSinceMs: Int64 = 0
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -157,7 +166,7 @@ nonisolated extension Workout_V1_HealthRequest: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Workout_V1_HealthResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".HealthResponse"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}serving\0\u{3}server_agent\0\u{3}server_version\0\u{3}server_time_ms\0\u{3}uptime_ms\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}serving\0\u{3}server_agent\0\u{3}server_version\0\u{3}server_time_ms\0\u{3}uptime_ms\0\u{3}storage_full\0\u{3}storage_full_since_ms\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -170,6 +179,8 @@ nonisolated extension Workout_V1_HealthResponse: SwiftProtobuf.Message, SwiftPro
       case 3: try { try decoder.decodeSingularStringField(value: &self.serverVersion) }()
       case 4: try { try decoder.decodeSingularInt64Field(value: &self.serverTimeMs) }()
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.uptimeMs) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.storageFull) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.storageFullSinceMs) }()
       default: break
       }
     }
@@ -191,6 +202,12 @@ nonisolated extension Workout_V1_HealthResponse: SwiftProtobuf.Message, SwiftPro
     if self.uptimeMs != 0 {
       try visitor.visitSingularUInt64Field(value: self.uptimeMs, fieldNumber: 5)
     }
+    if self.storageFull != false {
+      try visitor.visitSingularBoolField(value: self.storageFull, fieldNumber: 6)
+    }
+    if self.storageFullSinceMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.storageFullSinceMs, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -200,6 +217,8 @@ nonisolated extension Workout_V1_HealthResponse: SwiftProtobuf.Message, SwiftPro
     if lhs.serverVersion != rhs.serverVersion {return false}
     if lhs.serverTimeMs != rhs.serverTimeMs {return false}
     if lhs.uptimeMs != rhs.uptimeMs {return false}
+    if lhs.storageFull != rhs.storageFull {return false}
+    if lhs.storageFullSinceMs != rhs.storageFullSinceMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -85,7 +85,8 @@ package nonisolated struct Workout_V1_WorkoutHistoryRequest: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// Workouts per page, 0..100; 0 means 20.
+  /// Workouts per page, 0..100; 0 means 20. A page may hold fewer: it ends
+  /// where the next workout would not fit the client's max frame size.
   package var pageSize: UInt32 = 0
 
   /// Empty for the first page, else a next_page_token from the previous page.
@@ -139,6 +140,10 @@ package nonisolated struct Workout_V1_MealsOfDayRequest: Sendable {
   /// IANA zone whose midnights bound the day; empty = the member's profile zone.
   package var timeZone: String = String()
 
+  /// Empty for the first page, else a next_page_token from the previous page
+  /// (of the same day and zone).
+  package var pageToken: Data = Data()
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -171,10 +176,12 @@ package nonisolated struct Workout_V1_MealsOfDayResponse: Sendable {
   /// The first millisecond of the next day (exclusive).
   package var dayEndMs: Int64 = 0
 
-  /// Meals with day_start_ms <= eaten_at_ms < day_end_ms, oldest first (ties by id).
+  /// Meals with day_start_ms <= eaten_at_ms < day_end_ms, oldest first (ties by
+  /// id): this page of them (all of them when next_page_token is empty on the
+  /// first page).
   package var meals: [Workout_V1_Meal] = []
 
-  /// Sums over all those meals' items.
+  /// Sums over all those meals' items: the whole day's, on every page.
   package var totals: Workout_V1_NutritionTotals {
     get {_totals ?? Workout_V1_NutritionTotals()}
     set {_totals = newValue}
@@ -183,6 +190,10 @@ package nonisolated struct Workout_V1_MealsOfDayResponse: Sendable {
   package var hasTotals: Bool {self._totals != nil}
   /// Clears the value of `totals`. Subsequent reads from it will return its default value.
   package mutating func clearTotals() {self._totals = nil}
+
+  /// Token for the next page of the day's meals; empty at the end. A page ends
+  /// where the next meal would not fit the client's max frame size.
+  package var nextPageToken: Data = Data()
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -204,7 +215,8 @@ package nonisolated struct Workout_V1_WeightProgressRequest: Sendable {
   /// Only entries with measured_at_ms < to_ms. 0 = no upper bound.
   package var toMs: Int64 = 0
 
-  /// Entries per page, 0..1000; 0 means 500.
+  /// Entries per page, 0..1000; 0 means 500. A page may hold fewer: it ends
+  /// where the next entry would not fit the client's max frame size.
   package var pageSize: UInt32 = 0
 
   /// Empty for the first page, else a next_page_token from the previous page.
@@ -388,7 +400,9 @@ package nonisolated struct Workout_V1_ChangesRequest: Sendable {
   /// from another server or a restored backup: resync from 0).
   package var sinceRevision: UInt64 = 0
 
-  /// Changes per page, 0..500; 0 means 100.
+  /// Changes per page, 0..500; 0 means 100. A page may hold fewer (with
+  /// has_more set): it ends where the next change would not fit the client's
+  /// max frame size.
   package var pageSize: UInt32 = 0
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -520,7 +534,7 @@ nonisolated extension Workout_V1_WorkoutHistoryResponse: SwiftProtobuf.Message, 
 
 nonisolated extension Workout_V1_MealsOfDayRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".MealsOfDayRequest"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{3}time_zone\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{3}time_zone\0\u{3}page_token\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -530,6 +544,7 @@ nonisolated extension Workout_V1_MealsOfDayRequest: SwiftProtobuf.Message, Swift
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._day) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.timeZone) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.pageToken) }()
       default: break
       }
     }
@@ -546,12 +561,16 @@ nonisolated extension Workout_V1_MealsOfDayRequest: SwiftProtobuf.Message, Swift
     if !self.timeZone.isEmpty {
       try visitor.visitSingularStringField(value: self.timeZone, fieldNumber: 2)
     }
+    if !self.pageToken.isEmpty {
+      try visitor.visitSingularBytesField(value: self.pageToken, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Workout_V1_MealsOfDayRequest, rhs: Workout_V1_MealsOfDayRequest) -> Bool {
     if lhs._day != rhs._day {return false}
     if lhs.timeZone != rhs.timeZone {return false}
+    if lhs.pageToken != rhs.pageToken {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -559,7 +578,7 @@ nonisolated extension Workout_V1_MealsOfDayRequest: SwiftProtobuf.Message, Swift
 
 nonisolated extension Workout_V1_MealsOfDayResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".MealsOfDayResponse"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{3}time_zone\0\u{3}day_start_ms\0\u{3}day_end_ms\0\u{1}meals\0\u{1}totals\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{3}time_zone\0\u{3}day_start_ms\0\u{3}day_end_ms\0\u{1}meals\0\u{1}totals\0\u{3}next_page_token\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -573,6 +592,7 @@ nonisolated extension Workout_V1_MealsOfDayResponse: SwiftProtobuf.Message, Swif
       case 4: try { try decoder.decodeSingularInt64Field(value: &self.dayEndMs) }()
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.meals) }()
       case 6: try { try decoder.decodeSingularMessageField(value: &self._totals) }()
+      case 7: try { try decoder.decodeSingularBytesField(value: &self.nextPageToken) }()
       default: break
       }
     }
@@ -601,6 +621,9 @@ nonisolated extension Workout_V1_MealsOfDayResponse: SwiftProtobuf.Message, Swif
     try { if let v = self._totals {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
     } }()
+    if !self.nextPageToken.isEmpty {
+      try visitor.visitSingularBytesField(value: self.nextPageToken, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -611,6 +634,7 @@ nonisolated extension Workout_V1_MealsOfDayResponse: SwiftProtobuf.Message, Swif
     if lhs.dayEndMs != rhs.dayEndMs {return false}
     if lhs.meals != rhs.meals {return false}
     if lhs._totals != rhs._totals {return false}
+    if lhs.nextPageToken != rhs.nextPageToken {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

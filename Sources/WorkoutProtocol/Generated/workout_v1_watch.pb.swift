@@ -48,8 +48,8 @@ package nonisolated struct Workout_V1_WatchEvent: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// Changes in ascending revision order, each record at most once. While
-  /// catching up, at most 100 per event; live, the changes of one commit.
+  /// Changes in ascending revision order, each record at most once. At most
+  /// 100 per event, and no more than fit the client's max frame size.
   /// May be empty (the first event when there is nothing to catch up on).
   package var changes: [Workout_V1_Change] = []
 

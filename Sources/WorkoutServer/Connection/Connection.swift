@@ -1,5 +1,6 @@
 import SystemCalls
 import Dispatch
+import Synchronization
 import Logging
 import WorkoutCore
 import WorkoutProtocol
@@ -15,6 +16,9 @@ import WorkoutProtocol
 /// 3. Calls run here: reads inline on the queue, writes in tasks, streams as producers that
 ///    send while the machine says there is room.
 /// 4. The descriptor is closed only in the last source's cancel handler.
+/// 5. What the server weighs across connections (memory held for frames, idle without a
+///    session) is published in atomics after every event, for ``ServerContext`` to read from
+///    any thread; it acts on a connection only through ``shed(_:)``.
 final class Connection: @unchecked Sendable {
     // Safe because: see rule 1.
     let id: UInt64
@@ -39,6 +43,14 @@ final class Connection: @unchecked Sendable {
     private var writeSuspended = true
     private var liveSources = 0
     private var isClosed = false
+
+    /// The frame memory last added to the server's total (see ``ServerContext``).
+    private var reportedFrameBytes = 0
+    private let publishedFrameBytes = Atomic<Int>(0)
+    /// Uptime nanoseconds since when the connection has been idle without a session; 0: it is not.
+    private let publishedIdleSince = Atomic<UInt64>(0)
+    private let publishedHasSession = Atomic<Bool>(false)
+    private let shedding = Atomic<Bool>(false)
 
     /// The queue every connection's queue runs on: Dispatch's global one, about as wide as the cores.
     private static let sharedTarget = DispatchQueue.global(qos: .userInitiated)
@@ -159,6 +171,33 @@ final class Connection: @unchecked Sendable {
         }
     }
 
+    /// The memory the connection holds for frames (any thread; as of its last event).
+    var heldFrameBytes: Int { publishedFrameBytes.load(ordering: .relaxed) }
+
+    /// Since when (uptime nanoseconds) it has been idle without a session, if it is (any thread).
+    var idleWithoutSessionSince: UInt64? {
+        let since = publishedIdleSince.load(ordering: .relaxed)
+        return since == 0 ? nil : since
+    }
+
+    /// Whether a call bound a session (any thread; as of its last event).
+    var hasSession: Bool { publishedHasSession.load(ordering: .relaxed) }
+
+    /// Whether the server has already decided to shed it.
+    var isBeingShed: Bool { shedding.load(ordering: .relaxed) }
+
+    /// Sheds the connection from any thread: GOAWAY RESOURCE_EXHAUSTED saying `message`, close.
+    ///
+    /// - Returns: `false` when another caller shed it first.
+    func shed(_ message: String) -> Bool {
+        guard shedding.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return false }
+        queue.async { [self] in
+            perform(machine.shed(message, now: Self.now()))
+            flush()
+        }
+        return true
+    }
+
     /// Closes from any thread (the end of the grace period).
     func closeNow() {
         queue.async { [self] in perform(machine.connectionLost("the server is stopping")) }
@@ -188,7 +227,9 @@ final class Connection: @unchecked Sendable {
             perform(machine.callFinished(callID, .success(body), session: .ended, now: Self.now()))
         case .failure(let error):
             let failure = CallFailure(error)
-            if failure.status == .internal {
+            if HouseholdStore.isLackOfSpace(error) {
+                context.storageAlarm.writeRefused()
+            } else if failure.status == .internal {
                 logger.error("call failed: \(error)", metadata: ["call": "\(callID)"])
             } else {
                 logger.info("call failed: \(failure.details.message)", metadata: ["call": "\(callID)", "status": "\(failure.status.name)"])
@@ -211,6 +252,7 @@ final class Connection: @unchecked Sendable {
     // MARK: Actions out
 
     private func perform(_ actions: [ServerConnectionAction]) {
+        defer { publishStanding() }
         for action in actions {
             switch action {
             case .run(let call):
@@ -218,8 +260,11 @@ final class Connection: @unchecked Sendable {
             case .stopWork(let callID):
                 work.removeValue(forKey: callID)?.stop(on: self)
             case .callEnded(let summary):
+                // Numbers the server does not serve share one entry (0, "unknown"): a client
+                // calling made-up methods must not grow Admin.Stats without bound.
+                let method = context.methods[summary.method] == nil ? 0 : summary.method
                 context.statistics.shard(forConnection: id).recordCall(
-                    method: summary.method, status: summary.status,
+                    method: method, status: summary.status,
                     microseconds: summary.duration.wholeNanoseconds / 1_000)
             case .pauseReading:
                 if !readSuspended, let readSource {
@@ -242,13 +287,26 @@ final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Publishes what the server weighs across connections, and adds the change in frame
+    /// memory to the server's total (which may shed the connection holding the most).
+    private func publishStanding() {
+        let held = isClosed ? 0 : machine.heldFrameBytes
+        publishedIdleSince.store(isClosed ? 0 : machine.idleWithoutSessionSince.map { max($0.nanoseconds, 1) } ?? 0, ordering: .relaxed)
+        publishedHasSession.store(machine.hasSession, ordering: .relaxed)
+        guard held != reportedFrameBytes else { return }
+        publishedFrameBytes.store(held, ordering: .relaxed)
+        let delta = held - reportedFrameBytes
+        reportedFrameBytes = held
+        context.incompleteFrameBytesChanged(by: delta)
+    }
+
     private func run(_ call: ServerCallStart) {
         guard let handler = context.router.route(call.method)?.handler else {
             // The machine knows only the router's methods; answer rather than leave a call hanging.
             answer(call.callID, .failure(CallFailure(.unimplemented, "this server has no method \(call.method)")))
             return
         }
-        let requestContext = RequestContext(caller: caller, source: peer.host, agent: machine.clientAgent)
+        let requestContext = RequestContext(caller: caller, source: peer.host, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)
         let callID = call.callID
         switch handler {
         case .inline(let body):

@@ -25,6 +25,11 @@ package import WorkoutProtocol
 ///    `slowReaderTimeout` is disconnected.
 /// 6. **GOAWAY and draining** (13): shutdown sends GOAWAY naming the last call id, answers
 ///    later REQUESTs UNAVAILABLE, and closes when the calls are done and the output written.
+/// 7. **A device that holds without asking** (15): until a call binds a session, frames may
+///    carry at most `maxFrameSizeWithoutSession` bytes (the methods without a session need no
+///    more) and the connection may stay idle only `sessionlessIdleTimeout`; every frame must
+///    arrive whole within `frameTimeout` of its first byte; and the server may ``shed(_:now:)``
+///    a connection whose place or memory it needs.
 ///
 /// Once ``phase`` is `.closed` every event is ignored.
 package struct ServerConnectionMachine: Sendable {
@@ -50,6 +55,12 @@ package struct ServerConnectionMachine: Sendable {
         package var agent = "workoutd"
         /// The server's version, in ServerHello.
         package var serverVersion = ""
+        /// The largest frame payload accepted before a call bound a session.
+        package var maxFrameSizeWithoutSession = Handshake.preHelloMaxFrameSize
+        /// How long a connection without a session may go without calls before GOAWAY OK.
+        package var sessionlessIdleTimeout: Duration = .seconds(15)
+        /// How long a frame may take to arrive whole, from its first byte.
+        package var frameTimeout: Duration = .seconds(30)
 
         /// The protocol's defaults.
         package init() {}
@@ -103,6 +114,8 @@ package struct ServerConnectionMachine: Sendable {
     private var lastCallActivity: ConnectionInstant
     /// Since when the output has been full (reading and producing paused).
     private var backedUpSince: ConnectionInstant?
+    /// Since when the frame the decoder holds part of has been arriving.
+    private var incompleteFrameSince: ConnectionInstant?
     /// The earliest call deadline or stream end, possibly stale (earlier than the truth).
     private var earliestCallTimer: ConnectionInstant?
     /// When the driver's timer is set to fire.
@@ -139,6 +152,21 @@ package struct ServerConnectionMachine: Sendable {
     /// The number of calls in flight.
     package var callsInFlight: Int { calls.count }
 
+    /// The memory the connection holds for frames still arriving (the decoder's buffer).
+    package var heldFrameBytes: Int { decoder.bufferCapacity }
+
+    /// Since when the connection has been without a session and without calls, or `nil` when
+    /// it has either (or is closed): the connections the server sheds first when it is full.
+    package var idleWithoutSessionSince: ConnectionInstant? {
+        guard phase != .closed, phase != .draining, !hasSession, calls.isEmpty else { return nil }
+        return lastCallActivity
+    }
+
+    /// The payload limit for frames whose header has not arrived yet.
+    private var currentMaxFrameSize: Int {
+        hasSession ? limits.maxFrameSize : min(limits.maxFrameSize, limits.maxFrameSizeWithoutSession)
+    }
+
     // MARK: - Events
 
     /// The connection was admitted: arms the handshake timer.
@@ -170,12 +198,22 @@ package struct ServerConnectionMachine: Sendable {
                     return actions
                 }
             }
+            var completedFrame = false
             while phase != .closed, let frame = try decoder.nextFrame() {
+                completedFrame = true
                 try handle(frame, now: now, &actions)
+            }
+            if !decoder.holdsIncompleteFrame {
+                incompleteFrameSince = nil
+            } else if completedFrame || incompleteFrameSince == nil {
+                incompleteFrameSince = now
             }
         } catch {
             if phase == .awaitingPreface {
                 refuse(error, &actions)
+            } else if error.code == .frameTooLarge, !hasSession, phase != .awaitingHello {
+                let message = "\(error.message): until a session is bound (Auth.Login, Auth.Register, Auth.Resume) frames carry at most \(currentMaxFrameSize) bytes"
+                closeWithError(error.status, message, log: "protocol error: \(message)", &actions)
             } else {
                 closeWithError(error.status, error.message, log: "protocol error: \(error.message)", &actions)
             }
@@ -216,6 +254,7 @@ package struct ServerConnectionMachine: Sendable {
         case nil:
             break
         }
+        if session != nil, phase == .open || phase == .draining { decoder.maxFrameSize = currentMaxFrameSize }
         settle(now: now, &actions)
         return actions
     }
@@ -259,9 +298,19 @@ package struct ServerConnectionMachine: Sendable {
                 close(log: "dropping a slow reader: \(output.count) bytes unread for \(limits.slowReaderTimeout)", &actions)
                 return actions
             }
+            if let since = incompleteFrameSince, now >= since + limits.frameTimeout {
+                closeWithError(.deadlineExceeded, "a frame did not arrive whole within \(limits.frameTimeout)",
+                               log: "incomplete frame timed out: \(decoder.bufferedByteCount) bytes held", &actions)
+                return actions
+            }
             if calls.isEmpty, limits.idleTimeout > .zero, now >= lastCallActivity + limits.idleTimeout {
                 goAway(.ok, "idle for \(limits.idleTimeout); reconnect when needed")
                 close(log: "idle timeout", &actions)
+                return actions
+            }
+            if let since = idleWithoutSessionSince, now >= since + limits.sessionlessIdleTimeout {
+                goAway(.ok, "no session and no calls for \(limits.sessionlessIdleTimeout); reconnect when needed")
+                close(log: "idle without a session", &actions)
                 return actions
             }
             switch keepalive.check(at: now) {
@@ -297,6 +346,22 @@ package struct ServerConnectionMachine: Sendable {
             settle(now: now, &actions)
             return actions
         }
+    }
+
+    /// The server needs the connection's place or the memory it holds: GOAWAY
+    /// RESOURCE_EXHAUSTED saying `message`, calls in flight abandoned, close.
+    package mutating func shed(_ message: String, now: ConnectionInstant) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        switch phase {
+        case .closed:
+            break
+        case .awaitingPreface:
+            close(log: "shed during the handshake: \(message)", &actions)
+        case .awaitingHello, .open, .draining:
+            endWatches(.failure(CallFailure(.resourceExhausted, message)), now: now, &actions)
+            closeWithError(.resourceExhausted, message, log: "shed: \(message)", &actions)
+        }
+        return actions
     }
 
     /// The peer closed, or reading or writing failed: closes without a word.
@@ -368,8 +433,8 @@ package struct ServerConnectionMachine: Sendable {
             maxFrameSize: clientMax,
             compressionEnabled: hello.acceptsCompressed,
             maxDecompressedSize: hello.maxDecompressedSize == 0 ? nil : Int(hello.maxDecompressedSize))
-        decoder.maxFrameSize = limits.maxFrameSize
         phase = .open
+        decoder.maxFrameSize = currentMaxFrameSize
     }
 
     // MARK: - Calls
@@ -399,7 +464,7 @@ package struct ServerConnectionMachine: Sendable {
         }
         let body: [UInt8]
         do {
-            body = try frame.decodedBody(maxDecompressedSize: limits.maxFrameSize)
+            body = try frame.decodedBody(maxDecompressedSize: currentMaxFrameSize)
         } catch {
             refuse(error.status, error.message, &actions)
             return
@@ -554,7 +619,9 @@ package struct ServerConnectionMachine: Sendable {
                 next = min(next ?? instant, instant)
             }
             consider(backedUpSince.map { $0 + limits.slowReaderTimeout })
+            consider(incompleteFrameSince.map { $0 + limits.frameTimeout })
             if calls.isEmpty, limits.idleTimeout > .zero { consider(lastCallActivity + limits.idleTimeout) }
+            consider(idleWithoutSessionSince.map { $0 + limits.sessionlessIdleTimeout })
             consider(earliestCallTimer)
             return next
         }

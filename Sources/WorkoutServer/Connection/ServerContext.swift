@@ -15,8 +15,12 @@ package final class ServerContext: Sendable {
     let connectionLimits: ServerConnectionMachine.Limits
     /// The methods served, by number: made once, shared by every connection's machine.
     let methods: [UInt32: MethodDescriptor]
+    /// Logs a store out of space once per interval, and its recovery.
+    let storageAlarm: StorageAlarm
     /// Read buffers of ``ServerConfiguration/readChunkSize`` bytes, lent to connections per read.
     let readBuffers: ReadBufferPool
+    /// The memory all connections may hold for frames still arriving (at least one largest frame).
+    let incompleteFrameBudget: Int
     private let connections = Mutex<[UInt64: Connection]>([:])
     private let perSource = Mutex<[String: Int]>([:])
     private let nextID = Atomic<UInt64>(1)
@@ -29,7 +33,9 @@ package final class ServerContext: Sendable {
         self.logger = logger
         self.connectionLimits = ServerConnectionMachine.Limits(configuration)
         self.methods = router.descriptors
+        self.storageAlarm = StorageAlarm(household: household, logger: logger)
         self.readBuffers = ReadBufferPool(size: max(configuration.readChunkSize, 4_096))
+        self.incompleteFrameBudget = max(configuration.maxIncompleteFrameBytes, configuration.maxFrameSize + (64 << 10))
     }
 
     /// A new connection id.
@@ -37,12 +43,32 @@ package final class ServerContext: Sendable {
 
     /// Registers a connection if the limits allow it.
     ///
+    /// When the server is full, the connection that has been idle without a session the
+    /// longest is shed to make room (members with sessions are the last to be turned away);
+    /// only when there is none is the new one refused.
+    ///
     /// - Returns: `nil` when admitted, else why not.
     func admit(_ connection: Connection) -> String? {
         let source = connection.peer.host
-        let total = connections.withLock { $0.count }
+        let (total, victim) = connections.withLock { open -> (Int, Connection?) in
+            var shedding = 0
+            var victim: Connection?
+            var victimSince = UInt64.max
+            for candidate in open.values {
+                if candidate.isBeingShed {
+                    shedding += 1
+                } else if let since = candidate.idleWithoutSessionSince, since < victimSince {
+                    victim = candidate
+                    victimSince = since
+                }
+            }
+            return (open.count - shedding, victim)
+        }
         if total >= configuration.maxConnections {
-            return "the server has \(total) connections, its limit"
+            guard let victim, victim.shed("the server is full (\(total) connections) and this connection has no session: sign in, or reconnect later") else {
+                return "the server has \(total) connections, its limit, and none is idle without a session"
+            }
+            statistics.connectionShed()
         }
         let fromSource = perSource.withLock { counts -> Int in
             let count = counts[source, default: 0]
@@ -65,6 +91,28 @@ package final class ServerContext: Sendable {
                 counts[source, default: 1] -= 1
                 if counts[source] == 0 { counts[source] = nil }
             }
+        }
+    }
+
+    /// Adds `delta` to the memory held for incomplete frames; when that passes the budget,
+    /// sheds the connection holding the most (of two holding as much, one without a session).
+    func incompleteFrameBytesChanged(by delta: Int) {
+        let total = statistics.incompleteFrameBytesChanged(by: delta)
+        guard delta > 0, total > incompleteFrameBudget else { return }
+        let victim = connections.withLock { open -> Connection? in
+            var best: (connection: Connection, bytes: Int, hasSession: Bool)?
+            for candidate in open.values where !candidate.isBeingShed {
+                let bytes = candidate.heldFrameBytes
+                let hasSession = candidate.hasSession
+                if let current = best, bytes < current.bytes || (bytes == current.bytes && (hasSession || !current.hasSession)) {
+                    continue
+                }
+                if bytes > 0 { best = (candidate, bytes, hasSession) }
+            }
+            return best?.connection
+        }
+        if let victim, victim.shed("the server's memory for frames still arriving (\(incompleteFrameBudget) bytes) is in use; this connection held the most") {
+            statistics.connectionShed()
         }
     }
 

@@ -8,6 +8,18 @@ package struct RequestContext: Sendable {
     package var source: String
     /// The client's agent string from its HELLO.
     package var agent: String
+    /// The largest response body the client accepts (the max frame size of its HELLO): what
+    /// a page of a query may fill.
+    package var maxResponseBytes: Int
+
+    /// The context of a call from `source` by `caller`, whose client accepts responses of up
+    /// to `maxResponseBytes`.
+    package init(caller: Caller?, source: String, agent: String, maxResponseBytes: Int) {
+        self.caller = caller
+        self.source = source
+        self.agent = agent
+        self.maxResponseBytes = maxResponseBytes
+    }
 }
 
 /// What a handler produces besides its response.

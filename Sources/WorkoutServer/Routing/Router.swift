@@ -80,16 +80,24 @@ package struct Router: Sendable {
         table.write(MethodCatalog.reportSteps) { caller, request in try await household.reportSteps(caller, request) }
         table.write(MethodCatalog.updateWeight) { caller, request in try await household.updateWeight(caller, request) }
         // Queries
-        table.readEncoded(MethodCatalog.workoutHistory) { caller, request in try household.workoutHistoryEncoded(caller, request) }
-        table.readEncoded(MethodCatalog.mealsOfDay) { caller, request in try household.mealsOfDayEncoded(caller, request) }
-        table.read(MethodCatalog.weightProgress) { caller, request in try household.weightProgress(caller, request) }
+        table.readEncoded(MethodCatalog.workoutHistory) { caller, request, maxBytes in
+            try household.workoutHistoryEncoded(caller, request, maxResponseBytes: maxBytes)
+        }
+        table.readEncoded(MethodCatalog.mealsOfDay) { caller, request, maxBytes in
+            try household.mealsOfDayEncoded(caller, request, maxResponseBytes: maxBytes)
+        }
+        table.readEncoded(MethodCatalog.weightProgress) { caller, request, maxBytes in
+            try household.weightProgressEncoded(caller, request, maxResponseBytes: maxBytes)
+        }
         table.read(MethodCatalog.summaries) { caller, request in try household.summaries(caller, request) }
         table.read(MethodCatalog.achievements) { caller, _ in
             var response = Workout_V1_AchievementsResponse()
             response.achievements = try household.achievements(caller)
             return response
         }
-        table.read(MethodCatalog.changes) { caller, request in try household.changes(caller, request) }
+        table.readBounded(MethodCatalog.changes) { caller, request, maxBytes in
+            try household.changes(caller, request, maxResponseBytes: maxBytes)
+        }
         // Household
         table.read(MethodCatalog.householdView) { caller, _ in
             var response = Workout_V1_HouseholdViewResponse()
@@ -165,11 +173,23 @@ private struct RouteTable {
         })
     }
 
-    /// A read whose handler returns the response already encoded (its records spliced in
-    /// from their stored bytes), answered inline.
-    mutating func readEncoded<Request, Response>(_ method: RPCMethod<Request, Response>, _ body: @escaping @Sendable (Caller, Request) throws -> [UInt8]) {
+    /// A paged read whose page ends where the client's frame is full: the handler is given
+    /// the largest response the client accepts. Answered inline.
+    mutating func readBounded<Request, Response>(
+        _ method: RPCMethod<Request, Response>, _ body: @escaping @Sendable (Caller, Request, _ maxResponseBytes: Int) throws -> Response
+    ) {
         add(method, .inline { context, bytes in
-            .reply(try body(requireCaller(context), decode(Request.self, bytes)))
+            .reply(try encode(body(requireCaller(context), decode(Request.self, bytes), context.maxResponseBytes)))
+        })
+    }
+
+    /// A paged read whose handler returns the response already encoded (its records spliced in
+    /// from their stored bytes), given the largest response the client accepts. Answered inline.
+    mutating func readEncoded<Request, Response>(
+        _ method: RPCMethod<Request, Response>, _ body: @escaping @Sendable (Caller, Request, _ maxResponseBytes: Int) throws -> [UInt8]
+    ) {
+        add(method, .inline { context, bytes in
+            .reply(try body(requireCaller(context), decode(Request.self, bytes), context.maxResponseBytes))
         })
     }
 

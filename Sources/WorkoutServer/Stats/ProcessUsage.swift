@@ -14,6 +14,8 @@ package struct ProcessUsage: Sendable, Hashable {
     package var residentAnonymousBytes: UInt64
     /// All resident memory, mapped files included, bytes; 0 where unknown.
     package var residentBytes: UInt64
+    /// Open file descriptors (entries of `/proc/self/fd`); 0 where unknown.
+    package var openDescriptors: UInt32 = 0
 
     /// The figures of the calling process now.
     ///
@@ -31,10 +33,13 @@ package struct ProcessUsage: Sendable, Hashable {
             cpu = microseconds(usage.ru_utime) + microseconds(usage.ru_stime)
         }
         var memory = (anonymous: UInt64(0), resident: UInt64(0))
+        var descriptors: UInt32 = 0
         #if os(Linux)
         if let status = readStatusFile() { memory = residentMemory(inStatus: status) }
+        descriptors = countOpenDescriptors()
         #endif
-        return ProcessUsage(cpuMicroseconds: cpu, residentAnonymousBytes: memory.anonymous, residentBytes: memory.resident)
+        return ProcessUsage(cpuMicroseconds: cpu, residentAnonymousBytes: memory.anonymous, residentBytes: memory.resident,
+                            openDescriptors: descriptors)
     }
 
     private static func microseconds(_ time: timeval) -> UInt64 {
@@ -59,6 +64,19 @@ package struct ProcessUsage: Sendable, Hashable {
     }
 
     #if os(Linux)
+    /// The entries of `/proc/self/fd` other than `.` and `..` (the directory's own descriptor,
+    /// open while counting, is not subtracted: the figure is for trends, not exact counts).
+    private static func countOpenDescriptors() -> UInt32 {
+        guard let directory = opendir("/proc/self/fd") else { return 0 }
+        defer { closedir(directory) }
+        var count: UInt32 = 0
+        while let entry = readdir(directory) {
+            let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in name[0] == 0x2E && (name[1] == 0 || (name[1] == 0x2E && name[2] == 0)) }
+            if !isDot { count += 1 }
+        }
+        return count
+    }
+
     /// `/proc/self/status`, read with plain system calls (a few KiB, no Foundation).
     private static func readStatusFile() -> String? {
         guard let descriptor = try? SystemCall.retrying("open(/proc/self/status)", { open("/proc/self/status", O_RDONLY | O_CLOEXEC) }) else {

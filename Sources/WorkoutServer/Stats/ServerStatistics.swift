@@ -56,11 +56,13 @@ package final class ServerStatistics: Sendable {
     private struct State {
         var acceptedConnections: UInt64 = 0
         var rejectedConnections: UInt64 = 0
+        var shedConnections: UInt64 = 0
         var openConnections = 0
         var authenticatedConnections = 0
     }
 
     private let state = Mutex(State())
+    private let heldFrameBytes = Atomic<Int>(0)
     /// When the server started (uptime nanoseconds).
     package let startedAt = DispatchTime.now().uptimeNanoseconds
 
@@ -91,6 +93,24 @@ package final class ServerStatistics: Sendable {
     package func connectionRejected() {
         state.withLock { $0.rejectedConnections += 1 }
     }
+
+    /// Counts a connection the server shed (to make room, or for the memory it held).
+    package func connectionShed() {
+        state.withLock { $0.shedConnections += 1 }
+    }
+
+    /// Adds `delta` to the bytes connections hold for frames still arriving.
+    ///
+    /// - Returns: The new total.
+    package func incompleteFrameBytesChanged(by delta: Int) -> Int {
+        heldFrameBytes.wrappingAdd(delta, ordering: .relaxed).newValue
+    }
+
+    /// The bytes connections hold now for frames still arriving.
+    package var incompleteFrameBytes: Int { heldFrameBytes.load(ordering: .relaxed) }
+
+    /// The connections shed since start.
+    package var shedConnections: UInt64 { state.withLock { $0.shedConnections } }
 
     /// The connections open now.
     package var openConnections: Int { state.withLock { $0.openConnections } }

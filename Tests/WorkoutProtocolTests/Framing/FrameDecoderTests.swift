@@ -76,6 +76,22 @@ struct FrameDecoderTests {
         #expect(decoder.bufferCapacity < 64 * 1_024)
     }
 
+    @Test("The buffer grows with the bytes that arrived, not with the length a header announces")
+    func announcedLengthIsNotReserved() throws {
+        var decoder = FrameDecoder(role: .server, maxFrameSize: 4 << 20, expectingPreface: false)
+        var frameBytes: [UInt8] = []
+        Frame(type: .request, callID: 1, code: 1, body: Array(repeating: 7, count: 4 << 20 - 16)).encode(into: &frameBytes)
+        decoder.append(Array(frameBytes[..<(16 + 1_024)]))
+        #expect(try decoder.nextFrame() == nil)
+        #expect(decoder.holdsIncompleteFrame)
+        #expect(decoder.bufferCapacity < 16 * 1_024)
+        decoder.append(Array(frameBytes[(16 + 1_024)...]))
+        #expect(try decoder.nextFrame()?.body.count == 4 << 20 - 16)
+        // The large allocation is given back once the frame is consumed.
+        #expect(!decoder.holdsIncompleteFrame)
+        #expect(decoder.bufferCapacity <= FrameDecoder.retainedCapacity)
+    }
+
     @Test("A refusal preface is followed by the GOAWAY that explains it")
     func refusalThenGoAway() throws {
         var stream: [UInt8] = []

@@ -226,7 +226,7 @@ import WorkoutProtocol
     }
 
     @Test func aConnectionWithoutCallsIsClosedAfterTheIdleTimeout() {
-        var harness = ServerMachineHarness(limits: Self.limits { $0.pingInterval = .zero })
+        var harness = Self.signedIn(Self.limits { $0.pingInterval = .zero })
         let call = harness.request(Self.health)
         harness.advance(to: 1_000)
         harness.finish(call)

@@ -118,7 +118,7 @@ struct ServerMachineHarness {
         return frames
     }
 
-    private mutating func record(_ result: [ServerConnectionAction], replacing: Bool = true) {
+    mutating func record(_ result: [ServerConnectionAction], replacing: Bool = true) {
         if replacing { actions = result } else { actions += result }
         history += result
     }
