@@ -28,7 +28,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port (default: $WORKOUTD_PORT, else the file's, else 7420); 0 picks a free one.", valueName: "port"))
     var port: Int?
 
-    @Option(help: ArgumentHelp("tls (the default), plain (plain TCP, loopback only) or plain-network (plain TCP on every address: behind your own TLS proxy); default: $WORKOUTD_TRANSPORT, else tls.", valueName: "transport"))
+    @Option(help: ArgumentHelp("tls, plain (plain TCP, loopback only) or plain-network (plain TCP on every address: behind your own TLS proxy); default: $WORKOUTD_TRANSPORT, else the file's, else tls.", valueName: "transport"))
     var transport: ServeTransport?
 
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default: $WORKOUTD_LOG_LEVEL, else info).", valueName: "level"))
@@ -36,7 +36,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         returnLargeBlocksToTheSystem()
-        let settings = try options.settings(host: host, port: port)
+        let settings = try options.settings(host: host, port: port, transport: transport)
         let levelName = logLevel ?? ProcessInfo.processInfo.environment["WORKOUTD_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelName) else {
             throw CommandFailure(.badInput, "unknown log level \(levelName)")
@@ -48,10 +48,7 @@ struct Serve: AsyncParsableCommand {
         }
         let logger = Logger(label: "workoutd")
         var configuration = Self.serverConfiguration(settings)
-        let transportName = ProcessInfo.processInfo.environment["WORKOUTD_TRANSPORT"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let transport = transport ?? ServeTransport(rawValue: transportName ?? "tls") else {
-            throw CommandFailure(.badInput, "WORKOUTD_TRANSPORT must be tls, plain or plain-network (got \(transportName ?? ""))")
-        }
+        let transport = settings.transport
         configuration.allowsPlainTCP = transport == .plainNetwork
         try FileDescriptorLimit.raise(toFit: configuration.maxConnections, logger: logger)
         let notifier = SystemdNotifier()
@@ -198,15 +195,4 @@ final class ShutdownSignals: @unchecked Sendable {
 /// keeps every large block in its own mapping, unmapped when freed.
 private func returnLargeBlocksToTheSystem() {
     _ = workout_memory_set_mmap_threshold(1 << 20)
-}
-
-
-/// How `workoutd serve` carries the protocol.
-enum ServeTransport: String, ExpressibleByArgument, Sendable {
-    /// TLS with the server's own key (made in the data directory on first start).
-    case tls
-    /// Plain TCP, allowed on loopback addresses only.
-    case plain
-    /// Plain TCP on any address: for a TLS-terminating proxy of one's own, or a benchmark.
-    case plainNetwork = "plain-network"
 }
