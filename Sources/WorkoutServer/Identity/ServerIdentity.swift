@@ -96,22 +96,47 @@ package struct ServerIdentity: Sendable {
         guard status.st_mode & 0o077 == 0 else {
             throw IdentityError("\(keyPath) is readable or writable by others (mode \(String(status.st_mode & 0o777, radix: 8))); the server's private key must be mode 600")
         }
+        let keyPEM: String
+        let certificatePEM: String
         do {
-            let keyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
+            keyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
+            certificatePEM = try String(contentsOfFile: folder + "/certificate.pem", encoding: .utf8)
+        } catch {
+            throw IdentityError("the server identity in \(folder) does not load: \(error)")
+        }
+        return try parse(
+            privateKeyPEM: keyPEM, certificatePEM: certificatePEM,
+            endorsements: FileManager.default.contents(atPath: folder + "/endorsements").map(Array.init), source: folder)
+    }
+
+    /// An identity from its files' contents, checked: the key and certificate parse and belong
+    /// together, the endorsements (`nil`: none) are well formed.
+    ///
+    /// - Parameter source: where the files came from, for errors (a folder or an archive).
+    /// - Throws: ``IdentityError`` naming `source`.
+    package static func parse(
+        privateKeyPEM keyPEM: String, certificatePEM: String, endorsements encodedEndorsements: [UInt8]?, source: String
+    ) throws(IdentityError) -> ServerIdentity {
+        do {
             let key = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
-            let certificatePEM = try String(contentsOfFile: folder + "/certificate.pem", encoding: .utf8)
             let certificate = try Certificate(pemEncoded: certificatePEM)
             guard certificate.publicKey == Certificate.PublicKey(key.publicKey) else {
-                throw IdentityError("\(folder)/certificate.pem is not the certificate of key.pem")
+                throw IdentityError("\(source): certificate.pem is not the certificate of key.pem")
             }
-            let endorsements = try readEndorsements(in: folder)
+            var endorsements: [KeyEndorsement] = []
+            if let encodedEndorsements {
+                guard let decoded = KeyEndorsement.decode(encodedEndorsements) else {
+                    throw IdentityError("\(source): endorsements is malformed")
+                }
+                endorsements = decoded
+            }
             return ServerIdentity(
                 privateKeyPEM: keyPEM, certificatePEM: certificatePEM,
                 fingerprint: KeyFingerprint(publicKey: Array(key.publicKey.derRepresentation)), endorsements: endorsements)
         } catch let error as IdentityError {
             throw error
         } catch {
-            throw IdentityError("the server identity in \(folder) does not load: \(error)")
+            throw IdentityError("the server identity in \(source) does not load: \(error)")
         }
     }
 
@@ -157,19 +182,13 @@ package struct ServerIdentity: Sendable {
         (dataDirectory.hasSuffix("/") ? String(dataDirectory.dropLast()) : dataDirectory) + "/" + folderName
     }
 
-    private static func readEndorsements(in folder: String) throws -> [KeyEndorsement] {
-        let path = folder + "/endorsements"
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        guard let endorsements = KeyEndorsement.decode(Array(data)) else {
-            throw IdentityError("\(path) is malformed")
-        }
-        return endorsements
-    }
-
-    /// Writes the identity's files, each atomically (a temporary file, fsync, rename); the
-    /// certificate and endorsements first, the key last, so that a crash leaves either the
-    /// old key or a complete new identity (load checks the pair matches).
-    private static func store(_ identity: ServerIdentity, in dataDirectory: String) throws(IdentityError) {
+    /// Writes the identity's files into `dataDirectory`'s `identity/` (made mode 0700), each
+    /// atomically (a temporary file, fsync, rename); the certificate and endorsements first,
+    /// the key last (mode 0600), so that a crash leaves either the old key or a complete new
+    /// identity (load checks the pair matches). What `rotate-key` and `restore` use.
+    ///
+    /// - Throws: ``IdentityError`` naming the file that cannot be written.
+    package static func store(_ identity: ServerIdentity, in dataDirectory: String) throws(IdentityError) {
         let folder = folder(in: dataDirectory)
         if mkdir(folder, 0o700) != 0 && errno != EEXIST {
             throw IdentityError("cannot make \(folder): \(String(cString: strerror(errno)))")
