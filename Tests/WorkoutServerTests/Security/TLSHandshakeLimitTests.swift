@@ -1,6 +1,7 @@
 import ServerTestSupport
 import TestSupport
 import Testing
+import WorkoutProtocol
 import WorkoutServer
 #if canImport(Glibc)
 import Glibc
@@ -57,6 +58,26 @@ struct TLSHandshakeLimitTests {
                 #expect(details.message.contains("too many connections"))
                 _ = stalled
             }
+        }
+    }
+
+    @Test("When the server is full, a TLS connection without a session is shed with a GOAWAY it can read, sent through TLS")
+    func shedOverTLS() async throws {
+        try await withServer(tls: true, configure: { $0.maxConnections = 1 }) { server, _, port in
+            try await blocking {
+                // The port is registered as TLS: this connection completes the TLS handshake.
+                let idle = try TestConnection(port: port, timeout: 5)
+                try idle.handshake()
+                let newcomer = try TestConnection(port: port, timeout: 5)
+                try newcomer.handshake()
+                let goAway = try idle.readFrame { $0.type == .goAway }
+                let (status, details) = try TestConnection.status(of: goAway)
+                #expect(status == .resourceExhausted)
+                #expect(details.message.contains("the server is full"), "\(details.message)")
+                #expect(idle.isClosedByServer())
+                #expect(try newcomer.call(MethodCatalog.health, Workout_V1_HealthRequest()).serving)
+            }
+            #expect(server.statistics.shedConnections == 1)
         }
     }
 }
