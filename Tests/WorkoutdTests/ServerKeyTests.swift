@@ -42,38 +42,44 @@ struct ServerKeyTests {
     }
 
     @Test("serve makes a key on first start and prints its fingerprint; fingerprint prints the same; s_client sees that key; rotate-key replaces it")
-    func keyLifecycle() throws {
-        try withTemporaryDirectory { path in
-            let data = path + "/data"
-            _ = try createOwner(data)
-            let server = try ServeProcess(dataDirectory: data, transport: "tls")
-            let printed = try #require(Self.line(startingWith: "TLS key fingerprint: ", from: server), "serve: \(server.banner)")
-            let fingerprint = try #require(KeyFingerprint(printed.dropFirst("TLS key fingerprint: ".count)), "\(printed)")
-            #expect(try Self.sClientKeyDigest(port: server.port) == fingerprint.hex.replacingOccurrences(of: ":", with: ""))
-            let shown = try WorkoutdProcess.run(["fingerprint", "--data-dir", data])
-            #expect(shown.status == 0 && shown.output.trimmingCharacters(in: .whitespacesAndNewlines) == fingerprint.description, "\(shown)")
-            server.stop()
+    func keyLifecycle() async throws {
+        // Off the cooperative pool: the test waits for workoutd processes.
+        try await blocking {
+            try withTemporaryDirectory { path in
+                let data = path + "/data"
+                _ = try createOwner(data)
+                let server = try ServeProcess(dataDirectory: data, transport: "tls")
+                let printed = try #require(Self.line(startingWith: "TLS key fingerprint: ", from: server), "serve: \(server.banner)")
+                let fingerprint = try #require(KeyFingerprint(printed.dropFirst("TLS key fingerprint: ".count)), "\(printed)")
+                #expect(try Self.sClientKeyDigest(port: server.port) == fingerprint.hex.replacingOccurrences(of: ":", with: ""))
+                let shown = try WorkoutdProcess.run(["fingerprint", "--data-dir", data])
+                #expect(shown.status == 0 && shown.output.trimmingCharacters(in: .whitespacesAndNewlines) == fingerprint.description, "\(shown)")
+                server.stop()
 
-            var status = stat()
-            #expect(stat(data + "/identity/key.pem", &status) == 0 && status.st_mode & 0o777 == 0o600)
-            let rotated = try WorkoutdProcess.run(["rotate-key", "--data-dir", data])
-            #expect(rotated.status == 0, "\(rotated)")
-            #expect(rotated.output.contains("old key fingerprint: \(fingerprint)"), "\(rotated)")
-            let after = try WorkoutdProcess.run(["fingerprint", "--data-dir", data])
-            let new = try #require(KeyFingerprint(after.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(after)")
-            #expect(new != fingerprint)
-            #expect(rotated.output.contains("new key fingerprint: \(new)"), "\(rotated)")
+                var status = stat()
+                #expect(stat(data + "/identity/key.pem", &status) == 0 && status.st_mode & 0o777 == 0o600)
+                let rotated = try WorkoutdProcess.run(["rotate-key", "--data-dir", data])
+                #expect(rotated.status == 0, "\(rotated)")
+                #expect(rotated.output.contains("old key fingerprint: \(fingerprint)"), "\(rotated)")
+                let after = try WorkoutdProcess.run(["fingerprint", "--data-dir", data])
+                let new = try #require(KeyFingerprint(after.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(after)")
+                #expect(new != fingerprint)
+                #expect(rotated.output.contains("new key fingerprint: \(new)"), "\(rotated)")
+            }
         }
     }
 
     @Test("fingerprint without a key yet says how one is made, and fails")
-    func noKeyYet() throws {
-        try withTemporaryDirectory { path in
-            let data = path + "/data"
-            _ = try createOwner(data)
-            let result = try WorkoutdProcess.run(["fingerprint", "--data-dir", data])
-            #expect(result.status != 0)
-            #expect(result.error.contains("workoutd serve"), "\(result)")
+    func noKeyYet() async throws {
+        // Off the cooperative pool: the test waits for workoutd processes.
+        try await blocking {
+            try withTemporaryDirectory { path in
+                let data = path + "/data"
+                _ = try createOwner(data)
+                let result = try WorkoutdProcess.run(["fingerprint", "--data-dir", data])
+                #expect(result.status != 0)
+                #expect(result.error.contains("workoutd serve"), "\(result)")
+            }
         }
     }
 }
