@@ -82,10 +82,16 @@ let package = Package(
         ),
 
         // The client library an app links: connection, typed async API, observable session
-        // model. It depends on the wire contract alone, never on the store or the server.
+        // model, importers (Apple Health, the export, CSV). It depends on the wire contract
+        // (and swift-crypto's hashes) alone, never on the store or the server.
         .target(
             name: "WorkoutClient",
-            dependencies: ["WorkoutProtocol", "SystemCalls", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: [
+                "WorkoutProtocol", "SystemCalls", "CZlib",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                // SHA-1 for the name-based (version 5) ids an import derives from its source.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),

@@ -47,6 +47,7 @@ struct CheckConfig: ParsableCommand {
             ("limits.idle_timeout_seconds", seconds(server.idleTimeout), limits.idleTimeoutSeconds != nil),
             ("limits.max_stream_seconds", seconds(server.maxStreamDuration), limits.maxStreamSeconds != nil),
             ("limits.shutdown_grace_seconds", seconds(server.shutdownGracePeriod), limits.shutdownGraceSeconds != nil),
+            ("limits.import_batches_per_minute", "\(Serve.householdConfiguration(settings).importBatchesPerMinute)", limits.importBatchesPerMinute != nil),
         ]
         for (key, value, set) in values {
             rows.append([key, set ? value : "\(value) (default)"])
