@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "workout", targets: ["workout"]),
         .library(name: "WorkoutClient", targets: ["WorkoutClient"]),
         .executable(name: "workout-bench", targets: ["workout-bench"]),
+        .executable(name: "workout-import-bench", targets: ["workout-import-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -209,6 +210,17 @@ let package = Package(
         .testTarget(
             name: "WorkoutBenchKitTests",
             dependencies: ["WorkoutBenchKit", "workout-bench", "workoutd", "WorkoutCore", "WorkoutProtocol"],
+            swiftSettings: strictSettings
+        ),
+        // workout-import-bench: Apple Health exports generated on the fly (a gigabyte when asked),
+        // the importer's speed and peak memory, and an import end to end through workoutd.
+        .executableTarget(
+            name: "workout-import-bench",
+            dependencies: [
+                "WorkoutBenchKit", "WorkoutClient", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/ImportBench",
             swiftSettings: strictSettings
         ),
         .executableTarget(
