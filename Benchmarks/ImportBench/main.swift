@@ -14,7 +14,7 @@ import Glibc
 ///     workout-import-bench generate --gigabytes 1 /tmp/1g.xml        # a 1 GB export
 ///     workout-import-bench parse /tmp/1g.xml                         # records/s, peak RSS
 ///     workout-import-bench import /tmp/10y.xml                       # end to end, records/s
-struct ImportBench: AsyncParsableCommand {
+struct ImportBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workout-import-bench",
         abstract: "Measure the Apple Health importer: generated exports, parse speed and peak memory, import end to end.",
@@ -61,13 +61,13 @@ struct ImportBench: AsyncParsableCommand {
         }
     }
 
-    struct Parse: AsyncParsableCommand {
+    struct Parse: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Read an export as a dry run: records/s, MB/s and the peak resident memory of this process.")
 
         @Argument(help: "export.xml or export.zip.")
         var file: String
 
-        func run() async throws {
+        func measure() async throws {
             let before = ImportBench.peakResidentMiB()
             let session = ImportSession(source: try ImportSources.open(path: file, format: .appleHealth))
             let report = try await session.preview()
@@ -82,7 +82,7 @@ struct ImportBench: AsyncParsableCommand {
         }
     }
 
-    struct Import: AsyncParsableCommand {
+    struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Import an export end to end: a fresh workoutd (a child process), its owner, ImportSession over the loopback; records/s.")
 
         @Argument(help: "export.xml or export.zip.")
@@ -97,7 +97,7 @@ struct ImportBench: AsyncParsableCommand {
         @Option(help: "The workoutd executable (default: the one next to this executable).")
         var workoutd: String?
 
-        func run() async throws {
+        func measure() async throws {
             guard let workoutd = workoutd ?? WorkoutdLocator.besideThisExecutable() else {
                 throw ValidationError("no workoutd next to this executable; pass --workoutd")
             }
@@ -136,4 +136,15 @@ struct ImportBench: AsyncParsableCommand {
     }
 }
 
-await ImportBench.main()
+// The async measurements are dispatched here: top-level code resolves `run()` of an
+// `any AsyncParsableCommand` to ParsableCommand's synchronous one (which prints the help).
+do {
+    var command = try ImportBench.parseAsRoot()
+    switch command {
+    case let parse as ImportBench.Parse: try await parse.measure()
+    case let run as ImportBench.Import: try await run.measure()
+    default: try command.run()
+    }
+} catch {
+    ImportBench.exit(withError: error)
+}

@@ -33,6 +33,20 @@ enum Output {
         return encoder
     }
 
+    /// The export's encoder: as ``encoder(pretty:)``, but an instant with milliseconds keeps
+    /// them (`2025-06-01T05:30:00.123Z`), so `workout import` of the file gives back the very
+    /// same instants; whole seconds are written as everywhere else.
+    static func exportEncoder() -> JSONEncoder {
+        let encoder = encoder(pretty: true)
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            let style = Date.ISO8601FormatStyle(includingFractionalSeconds: milliseconds.truncatingRemainder(dividingBy: 1000) != 0)
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(style))
+        }
+        return encoder
+    }
+
     /// `value` as JSON text.
     ///
     /// - Parameters:

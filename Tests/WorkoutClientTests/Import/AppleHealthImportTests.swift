@@ -151,7 +151,7 @@ struct AppleHealthImportTests {
         }
         let profile = try await client.profile()
         let achievements = try await client.achievements().map { "\($0.id) \($0.unlocked) \($0.points) \($0.progress)" }
-        return ["\(workouts)", "\(meals)", "\(weights)", "\(steps)", "\(profile.totals)", "\(achievements)", "\(profile.profile.weightKg)"]
+        return ["\(workouts)", "\(meals)", "\(weights)", "\(steps)", "\(profile.totals)", "\(achievements)", "\(profile.profile.weightKg ?? 0)"]
     }
 
     @Test("Imported twice: nothing changes the second time; stopped at a random batch and run again: the same as one run")
@@ -192,6 +192,38 @@ struct AppleHealthImportTests {
                 return try await Self.state(client)
             }
             #expect(resumed == once)
+        }
+    }
+
+    @Test("Another device's Watch sees the import as changes, live: every record, and the totals after the last batch", .timeLimit(.minutes(1)))
+    func watchSeesTheImport() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/export.xml"
+            let fixture = try HealthExportFixture.write(to: path, activityTypes: Self.activityTypes)
+            try await LiveServer.run { live in
+                let importer = live.client(device: "laptop")
+                let signedIn = try await importer.login(email: ownerEmail, password: ownerPassword)
+                let phone = live.client(device: "phone")
+                _ = try await phone.login(email: ownerEmail, password: ownerPassword)
+                let watching = Task {
+                    var seen = 0
+                    var totals: Totals?
+                    for try await event in phone.watch(since: signedIn.revision) {
+                        seen += event.changes.count
+                        if let eventTotals = event.totals { totals = eventTotals }
+                        if totals?.totalWorkouts == fixture.workouts, seen >= fixture.workouts + fixture.meals + fixture.weights { break }
+                    }
+                    return (seen, totals)
+                }
+                try await Task.sleep(for: .milliseconds(200))
+                let report = try await ImportSession(source: ImportSources.open(path: path, format: .appleHealth), options: ImportOptions(recordsPerBatch: 25))
+                    .run(client: importer)
+                let (seen, totals) = try await watching.value
+                #expect(seen >= fixture.workouts + fixture.meals + fixture.weights, "\(seen) changes")
+                #expect(totals == report.totals)
+                phone.close()
+                importer.close()
+            }
         }
     }
 
