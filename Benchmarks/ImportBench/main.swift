@@ -47,7 +47,8 @@ struct ImportBench: ParsableCommand {
             let first = Date(timeIntervalSince1970: 1_420_070_400)  // 2015-01-01
             if let gigabytes {
                 let target = Int64(gigabytes * 1e9)
-                var start = first
+                // About 230 KB a day: a gigabyte is some twelve years, from 2008 (none in the future).
+                var start = Date(timeIntervalSince1970: 1_199_145_600)  // 2008-01-01
                 while writer.bytesWritten < target - (1 << 20) {
                     let days = writer.history(from: start, days: 3_650, stepSamplesPerDay: 48, heartRatePerDay: 400, maxBytes: target)
                     start = start.addingTimeInterval(Double(days) * 86_400)
