@@ -12,7 +12,10 @@ enum ImportTime {
     static func parse(_ text: String, zone: TimeZone) -> Date? {
         let text = text.trimmingCharacters(in: .whitespaces)
         if let date = try? Date(text, strategy: .iso8601) { return date }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            // To the millisecond, as written (the parse may land a hair below it).
+            return Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+        }
         // A wall-clock time in `zone`.
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "T" })
         guard parts.count == 2, let day = LocalDate(String(parts[0])) else { return nil }

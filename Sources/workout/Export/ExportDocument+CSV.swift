@@ -116,12 +116,7 @@ extension ExportDocument {
     /// An instant in ISO 8601, UTC: whole seconds, or milliseconds when it has them (so an
     /// import of the file gives back the same instant).
     static func time(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        formatter.formatOptions = milliseconds.truncatingRemainder(dividingBy: 1000) == 0
-            ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        Format.instant(date)
     }
 
     /// A number with up to three decimals, no trailing zeros, no grouping.

@@ -39,10 +39,8 @@ enum Output {
     static func exportEncoder() -> JSONEncoder {
         let encoder = encoder(pretty: true)
         encoder.dateEncodingStrategy = .custom { date, encoder in
-            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-            let style = Date.ISO8601FormatStyle(includingFractionalSeconds: milliseconds.truncatingRemainder(dividingBy: 1000) != 0)
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(style))
+            try container.encode(Format.instant(date))
         }
         return encoder
     }
