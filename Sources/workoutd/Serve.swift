@@ -52,7 +52,7 @@ struct Serve: AsyncParsableCommand {
             if let upgrade = try StoreUpgrade.prepare(dataDirectory: settings.dataDirectory, backupDirectory: settings.backupDirectory) {
                 logger.notice("\(StoreUpgrade.describe(upgrade))")
             }
-            let household = try HouseholdStore(directory: settings.dataDirectory)
+            let household = try HouseholdStore(directory: settings.dataDirectory, configuration: Self.householdConfiguration(settings))
             let server = WorkoutServer(configuration: configuration, household: household, logger: logger)
             let signals = ShutdownSignals(server: server, notifier: notifier, logger: logger)
             let addresses: [SocketAddress]
@@ -79,6 +79,13 @@ struct Serve: AsyncParsableCommand {
             household.close()
             logger.info("stopped; the store is closed")
         }
+    }
+
+    /// The household store's configuration: the defaults, overridden by the settings.
+    static func householdConfiguration(_ settings: ServerSettings) -> HouseholdStore.Configuration {
+        var configuration = HouseholdStore.Configuration()
+        if let value = settings.limits.importBatchesPerMinute { configuration.importBatchesPerMinute = value }
+        return configuration
     }
 
     /// The server's configuration: the defaults, overridden by the settings.
