@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "workout", targets: ["workout"]),
         .library(name: "WorkoutClient", targets: ["WorkoutClient"]),
         .executable(name: "workout-bench", targets: ["workout-bench"]),
+        .executable(name: "workout-import-bench", targets: ["workout-import-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -97,11 +98,14 @@ let package = Package(
         ),
 
         // The client library an app links: connection, typed async API, observable session
-        // model. It depends on the wire contract alone, never on the store or the server.
+        // model, importers (Apple Health, the export, CSV). It depends on the wire contract
+        // (and swift-crypto's hashes) alone, never on the store or the server.
         .target(
             name: "WorkoutClient",
             dependencies: [
-                "WorkoutProtocol", "SystemCalls", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "WorkoutProtocol", "SystemCalls", "CZlib",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                // SHA-1 for the name-based (version 5) ids an import derives from its source.
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The TLS engine on Linux; another platform adds its own engine behind the same seam.
                 .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
@@ -235,6 +239,17 @@ let package = Package(
         .testTarget(
             name: "WorkoutBenchKitTests",
             dependencies: ["WorkoutBenchKit", "workout-bench", "workoutd", "WorkoutCore", "WorkoutProtocol"],
+            swiftSettings: strictSettings
+        ),
+        // workout-import-bench: Apple Health exports generated on the fly (a gigabyte when asked),
+        // the importer's speed and peak memory, and an import end to end through workoutd.
+        .executableTarget(
+            name: "workout-import-bench",
+            dependencies: [
+                "WorkoutBenchKit", "WorkoutClient", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/ImportBench",
             swiftSettings: strictSettings
         ),
         .executableTarget(

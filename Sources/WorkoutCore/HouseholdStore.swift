@@ -32,6 +32,8 @@ package final class HouseholdStore: Sendable {
         package var throttle = LoginThrottle.Policy()
         /// LMDB's sizes.
         package var environment = Environment.Configuration()
+        /// Import batches (`Logging.ImportRecords`) each member may send per minute.
+        package var importBatchesPerMinute = 120
 
         package init() {}
     }
@@ -52,6 +54,8 @@ package final class HouseholdStore: Sendable {
     package let changeNotifier = ChangeNotifier()
     /// Seals and opens the queries' page tokens with this store's secret.
     package let pageTokens: PageTokens
+    /// Bounds each member's import batches per minute.
+    package let importPacer: ImportPacer
 
     /// Opens (creating if needed) the household store in `directory`.
     package init(directory: String, configuration: Configuration = Configuration(), clock: any WallClock = SystemClock()) throws {
@@ -68,6 +72,7 @@ package final class HouseholdStore: Sendable {
         self.configuration = configuration
         self.hasher = PasswordHasher(parameters: configuration.passwordParameters)
         self.throttle = LoginThrottle(policy: configuration.throttle)
+        self.importPacer = ImportPacer(batchesPerMinute: configuration.importBatchesPerMinute)
     }
 
     /// Flushes pending writes and closes the store.

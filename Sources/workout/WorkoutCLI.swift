@@ -26,7 +26,7 @@ struct WorkoutCLI: AsyncParsableCommand {
         subcommands: [
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, RegisterCommand.self,
             LogCommand.self, TodayCommand.self, HistoryCommand.self, WeightCommand.self,
-            AchievementsCommand.self, HouseholdCommand.self, ExportCommand.self, WatchCommand.self,
+            AchievementsCommand.self, HouseholdCommand.self, ExportCommand.self, ImportCommand.self, WatchCommand.self,
             SessionsCommand.self, AdminCommand.self, ServersCommand.self,
         ]
     )

@@ -54,6 +54,7 @@ struct CheckConfig: ParsableCommand {
             ("limits.sessionless_idle_seconds", seconds(server.sessionlessIdleTimeout), limits.sessionlessIdleSeconds != nil),
             ("limits.max_stream_seconds", seconds(server.maxStreamDuration), limits.maxStreamSeconds != nil),
             ("limits.shutdown_grace_seconds", seconds(server.shutdownGracePeriod), limits.shutdownGraceSeconds != nil),
+            ("limits.import_batches_per_minute", "\(Serve.householdConfiguration(settings).importBatchesPerMinute)", limits.importBatchesPerMinute != nil),
         ]
         for (key, value, set) in values {
             rows.append([key, set ? value : "\(value) (default)"])

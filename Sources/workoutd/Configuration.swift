@@ -35,7 +35,8 @@ import Foundation
 ///     "frame_timeout_seconds": 30,
 ///     "sessionless_idle_seconds": 15,
 ///     "max_stream_seconds": 3600,
-///     "shutdown_grace_seconds": 10
+///     "shutdown_grace_seconds": 10,
+///     "import_batches_per_minute": 120
 ///   }
 /// }
 /// ```
@@ -116,6 +117,8 @@ struct ServerSettings: Sendable, Equatable {
         var maxStreamSeconds: Double?
         /// `shutdown_grace_seconds`: how long in-flight calls get to finish on SIGTERM.
         var shutdownGraceSeconds: Double?
+        /// `import_batches_per_minute`: import batches one member may send per minute.
+        var importBatchesPerMinute: Int?
     }
 
     /// What the command line gave; `nil` for a flag not given.
@@ -312,6 +315,7 @@ struct ConfigurationFile: Equatable {
             file.limits.sessionlessIdleSeconds = try seconds("sessionless_idle_seconds")
             file.limits.maxStreamSeconds = try seconds("max_stream_seconds")
             file.limits.shutdownGraceSeconds = try seconds("shutdown_grace_seconds")
+            file.limits.importBatchesPerMinute = try count("import_batches_per_minute")
         }
         return file
     }

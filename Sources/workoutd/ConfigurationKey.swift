@@ -91,6 +91,8 @@ struct ConfigurationKey: Sendable {
                          summary: "the longest a server stream may run"),
         ConfigurationKey(name: "limits.shutdown_grace_seconds", bound: .seconds(0...60), defaultValue: "10",
                          summary: "how long calls in flight get to finish on SIGTERM (workoutd.service's TimeoutStopSec is 90)"),
+        ConfigurationKey(name: "limits.import_batches_per_minute", bound: .count(1...6000), defaultValue: "120",
+                         summary: "import batches (Logging.ImportRecords, up to 1000 records each) one member may send per minute"),
     ]
 
     /// The key named `name`.

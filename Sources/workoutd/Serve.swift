@@ -68,7 +68,7 @@ struct Serve: AsyncParsableCommand {
                     throw CommandFailure(.store, "cannot set up TLS: \(error)")
                 }
             }
-            let household = try HouseholdStore(directory: settings.dataDirectory)
+            let household = try HouseholdStore(directory: settings.dataDirectory, configuration: Self.householdConfiguration(settings))
             let server = WorkoutServer(configuration: configuration, household: household, logger: logger)
             let signals = ShutdownSignals(server: server, notifier: notifier, logger: logger)
             let addresses: [SocketAddress]
@@ -100,6 +100,13 @@ struct Serve: AsyncParsableCommand {
             household.close()
             logger.info("stopped; the store is closed")
         }
+    }
+
+    /// The household store's configuration: the defaults, overridden by the settings.
+    static func householdConfiguration(_ settings: ServerSettings) -> HouseholdStore.Configuration {
+        var configuration = HouseholdStore.Configuration()
+        if let value = settings.limits.importBatchesPerMinute { configuration.importBatchesPerMinute = value }
+        return configuration
     }
 
     /// The server's configuration: the defaults, overridden by the settings.

@@ -57,7 +57,7 @@ struct CatalogCoverageTests {
                 let connection = try TestConnection(port: port)
                 try connection.handshake()
                 let methods = MethodCatalog.all.filter(\.needsSession)
-                #expect(methods.count == 33)
+                #expect(methods.count == 34)
                 for method in methods {
                     let id = try connection.sendRequest(method: method.number, body: [])
                     let frame = try connection.finalFrame(of: id)
@@ -330,6 +330,21 @@ struct CatalogCoverageTests {
                 let reported = try device1.call(MethodCatalog.reportSteps, steps)
                 #expect(reported.applied && reported.day.steps == 4_321)
                 note(MethodCatalog.reportSteps)
+                var importBatch = Workout_V1_ImportRecordsRequest()
+                var replayedWorkout = Workout_V1_ImportRecord()
+                replayedWorkout.workout = logWorkout.workout
+                replayedWorkout.workout.caloriesBurned = 450
+                var oldSteps = Workout_V1_ImportRecord()
+                oldSteps.steps = steps.report
+                oldSteps.steps.day.year -= 1
+                oldSteps.steps.reportedAtMs -= 400 * 86_400_000
+                importBatch.records = [replayedWorkout, oldSteps]
+                let imported = try device1.call(MethodCatalog.importRecords, importBatch)
+                #expect(imported.unchanged == 1 && imported.stepsReports == 1 && imported.workouts == 0)
+                importBatch.records[1].steps.steps = 300_000
+                let refusedImport = try device1.status(MethodCatalog.importRecords, importBatch)
+                #expect(refusedImport.0 == .invalidArgument && refusedImport.1.field == "records[1].steps.steps")
+                note(MethodCatalog.importRecords)
 
                 // Queries.
                 let history = try device1.call(MethodCatalog.workoutHistory, Workout_V1_WorkoutHistoryRequest())

@@ -17,7 +17,7 @@ struct CheckConfigTests {
                 "configuration file \(path)/w.json", "host 0.0.0.0", "port 7500", "transport tls (default)", "data_dir \(path)/data",
                 "backup_dir \(path)/data/backups (default)", "backup_keep_daily 7", "backup_keep_weekly 8",
                 "limits.max_connections 200", "limits.max_connections_per_address 256 (default)",
-                "limits.shutdown_grace_seconds 10 (default)", "store none yet (created on the first start or by create-owner)",
+                "limits.shutdown_grace_seconds 10 (default)", "limits.import_batches_per_minute 120 (default)", "store none yet (created on the first start or by create-owner)",
                 "The configuration is valid.",
             ] {
                 #expect(lines.contains(expected), "missing \"\(expected)\" in:\n\(result.output)")

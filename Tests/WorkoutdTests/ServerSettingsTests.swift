@@ -15,7 +15,8 @@ struct ServerSettingsTests {
 
     static let fullFile = """
         {"host": "0.0.0.0", "port": 9000, "data_dir": "/srv/workout",
-         "limits": {"max_connections": 100, "idle_timeout_seconds": 30.5, "shutdown_grace_seconds": 5}}
+         "limits": {"max_connections": 100, "idle_timeout_seconds": 30.5, "shutdown_grace_seconds": 5,
+                    "import_batches_per_minute": 30}}
         """
 
     @Test("With nothing given, the defaults")
@@ -39,6 +40,8 @@ struct ServerSettingsTests {
         #expect(settings.limits.maxConnections == 100)
         #expect(settings.limits.idleTimeoutSeconds == 30.5)
         #expect(settings.limits.shutdownGraceSeconds == 5)
+        #expect(settings.limits.importBatchesPerMinute == 30)
+        #expect(Serve.householdConfiguration(settings).importBatchesPerMinute == 30)
         #expect(settings.limits.maxFrameBytes == nil)
         #expect(settings.configFile == "/etc/workoutd.json")
     }

@@ -20,7 +20,8 @@ struct BenchRun {
             members: command.users, recordsPerMember: command.preload, mealsPerDay: command.mealsPerDay,
             nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), memberEmailTemplate: command.memberEmail,
             ownerEmail: command.adminEmail, password: command.password)
-        let held = command.connections + command.idleConnections + 1
+        let watchStreams = command.soak == nil ? 0 : LoadSettings.soakWatchStreams(membersUsed: min(command.connections, plan.members))
+        let held = command.connections + command.idleConnections + watchStreams + 1
         let embedded = command.server == nil
         do {
             // The bench's sockets, and (inherited) the child's: as many again, plus its store and listeners.
@@ -79,11 +80,18 @@ struct BenchRun {
             acceptsCompression: command.compression, connectAuthentication: command.connectAuthentication,
             probePreloadedDay: plan.days > 0, setupTimeoutSeconds: command.setupTimeout)
         settings.tls = command.tls
+        if let minutes = command.soak { settings.makeSoak(minutes: minutes) }
         let bodies = try RequestBodies(plan: plan, membersUsed: settings.membersUsed)
         let quiet = command.quiet
         let say = self.say
+        let soaking = command.soak != nil
         let driver = try LoadDriver(settings: settings, bodies: bodies) { sample in
-            if !quiet { say(ProgressLine.render(sample)) }
+            // A soak prints a line a minute instead of a line a second once it measures.
+            if !quiet && !(soaking && sample.phase == LoadDriver.Phase.measure.rawValue) { say(ProgressLine.render(sample)) }
+        }
+        let minutes = settings.soakMinutes ?? 0
+        driver.minuteDone = { minute in
+            if !quiet { say(SoakProgressLine.render(minute, of: minutes)) }
         }
         let outcome = try driver.run()
         if let probed = outcome.probedMeals, probed != min(plan.mealsPerDay, plan.recordsPerMember) {

@@ -90,6 +90,11 @@ package struct WorkoutBenchCommand: ParsableCommand {
     @Option(name: .customLong("setup-timeout"), help: ArgumentHelp("Seconds connecting and logging in may take.", valueName: "seconds"))
     package var setupTimeout = 120.0
 
+    @Option(help: ArgumentHelp(
+        "Soak: run the household mix for this many minutes (1-1440; --duration is ignored), with full logins, Watch streams, and the server's memory, descriptors, store size and the p99 sampled each minute.",
+        valueName: "minutes"))
+    package var soak: Int?
+
     @Flag(help: "No progress lines.")
     package var quiet = false
 
@@ -111,11 +116,18 @@ package struct WorkoutBenchCommand: ParsableCommand {
         try require(setupTimeout > 0, "--setup-timeout must be above 0 (got \(setupTimeout))")
         if let rate {
             try require(rate > 0 && rate.isFinite, "--rate must be above 0 (got \(rate))")
-            try require(scenario.isRequestLoop, "--rate applies to the request scenarios (log-weight, log-workout, meals-day, history), not \(scenario.rawValue)")
+            try require(
+                scenario.isRequestLoop || scenario == .household,
+                "--rate applies to the request scenarios (log-weight, log-workout, meals-day, history) and household, not \(scenario.rawValue)")
             try require(rate / Double(connections) <= 1_000_000, "--rate is above a million calls per second per connection")
         }
         if !scenario.isRequestLoop {
             try require(pipeline == 1, "--pipeline applies to the request scenarios; \(scenario.rawValue) runs its own script (one call, or one step, at a time)")
+        }
+        if let soak {
+            try require((1...1_440).contains(soak), "--soak must be from 1 to 1440 minutes (got \(soak))")
+            try require(scenario == .household, "--soak runs the household mix: pass --scenario household")
+            try require(!noServerStats, "--soak samples the server's figures each minute; it cannot be combined with --no-server-stats")
         }
         try require(users == 1 || memberEmail.contains("{n}"), "--member-email must contain {n} (the member's number) when there is more than one member")
         if let server {

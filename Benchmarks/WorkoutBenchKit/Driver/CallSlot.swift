@@ -8,14 +8,19 @@ enum CallPurpose: UInt8, Sendable {
     case resume
     /// Admin.Stats (the answer is decoded).
     case stats
+    /// Admin.Stats at the end of a soak's minute (the answer is decoded; the slot's tag is the minute).
+    case minuteStats
+    /// Streams.Watch, open for the whole run (its end is a failure).
+    case watch
     /// Queries.MealsOfDay checking the preloaded data before the run (the answer is decoded).
     case probe
 }
 
 /// A call in flight on a connection: its id, when it was sent (or, in rate mode, meant to be
-/// sent), and why. A slot with call id 0 is free.
+/// sent), why, and a tag the answer carries back. A slot with call id 0 is free.
 struct CallSlot: Sendable {
     var callID: UInt32 = 0
     var sentAt: UInt64 = 0
     var purpose: CallPurpose = .load
+    var tag: UInt32 = 0
 }

@@ -26,8 +26,10 @@ final class LoadConnection {
         case load
         /// Held open and idle during the run (`--idle-connections`).
         case idle
-        /// Asks Admin.Stats before and after the measured window.
+        /// Asks Admin.Stats before and after the measured window (and each minute of a soak).
         case admin
+        /// Holds one Streams.Watch open for the whole run and counts its events (`--soak`).
+        case watch
     }
 
     /// Where the connection is in its life.
@@ -65,6 +67,8 @@ final class LoadConnection {
     private(set) var serverHello: Workout_V1_ServerHello?
     /// Whether the poller watches it for writability.
     var watchesWritable = false
+    /// STREAM_MESSAGE frames received over the connection's life (a Watch's events).
+    private(set) var streamMessages: UInt64 = 0
 
     /// Calls in flight.
     private(set) var inFlight = 0
@@ -74,6 +78,10 @@ final class LoadConnection {
     var step = 0
     /// Calls of the current step still unanswered.
     var stepRemaining = 0
+    /// Rounds of the script this connection has begun (`household`).
+    var roundsBegun: UInt64 = 0
+    /// Whether the current round began with a full login, so it ends with Auth.Logout.
+    var roundSignsOut = false
     /// Whether the script's round is over: the driver closes the socket (and starts the next
     /// round) once the frames being handled are done, never in the middle of them.
     var roundFinished = false
@@ -206,23 +214,24 @@ final class LoadConnection {
     ///   - body: The request message's bytes.
     ///   - purpose: Why the call is made.
     ///   - sentAt: Its send time (rate mode: the time it was meant to be sent).
+    ///   - tag: A number the answer carries back (a soak's minute for its Stats), or 0.
     /// - Throws: ``Failure`` when no slot or call id is left; ``ProtocolError`` for a body over
     ///   the server's frame limit.
     @inline(__always)
-    func startCall(method: UInt32, body: UnsafeRawBufferPointer, purpose: CallPurpose, sentAt: UInt64) throws {
+    func startCall(method: UInt32, body: UnsafeRawBufferPointer, purpose: CallPurpose, sentAt: UInt64, tag: UInt32 = 0) throws {
         guard inFlight < slots.count, let id = callIDs.next() else {
             throw Failure(description: "no call slot free (\(inFlight) calls in flight)")
         }
         try encoder.append(.request, callID: id, code: method, body: body, to: &outbound)
         var index = 0
         while slots[index].callID != 0 { index += 1 }
-        slots[index] = CallSlot(callID: id, sentAt: sentAt, purpose: purpose)
+        slots[index] = CallSlot(callID: id, sentAt: sentAt, purpose: purpose, tag: tag)
         inFlight += 1
     }
 
     /// Starts a call with a body held in an array.
-    func startCall(method: UInt32, body: [UInt8], purpose: CallPurpose, sentAt: UInt64) throws {
-        try body.withUnsafeBytes { try startCall(method: method, body: $0, purpose: purpose, sentAt: sentAt) }
+    func startCall(method: UInt32, body: [UInt8], purpose: CallPurpose, sentAt: UInt64, tag: UInt32 = 0) throws {
+        try body.withUnsafeBytes { try startCall(method: method, body: $0, purpose: purpose, sentAt: sentAt, tag: tag) }
     }
 
     /// Writes what the send batch holds, as far as the socket takes it.
@@ -404,7 +413,9 @@ final class LoadConnection {
             try handler(Answer(call: call, status: header.code, payload: payload, compressed: header.flags.contains(.compressed)))
         case .ping:
             try encoder.append(.pong, callID: 0, body: payload, to: &outbound)
-        case .pong, .streamMessage:
+        case .streamMessage:
+            streamMessages &+= 1
+        case .pong:
             break
         case .goAway:
             throw Failure(description: "the server sent GOAWAY: \(Self.statusText(StatusCode(rawValue: header.code), Array(payload)))")

@@ -7,6 +7,11 @@ import WorkoutProtocol
 /// script per app opening: reconnect → Auth.Resume → (GetProfile, MealsOfDay today,
 /// WorkoutHistory) together → (LogMeal, LogWeight, ReportSteps) together → close. `connect`
 /// runs reconnect → Login (or Resume) → close, and counts the whole as one call.
+///
+/// With `--rate`, a household connection begins a round per interval (rate / 7 rounds a second
+/// over all connections, staggered) instead of at once after the last one. In a soak, one round
+/// in `loginEveryRounds` logs in with the password (and logs out at its end, so that sessions
+/// do not pile up), and the reads ask a random preloaded day, not today.
 extension LoadDriver {
     /// Starts the load on every load connection.
     func startScenario(now: UInt64) throws {
@@ -19,9 +24,13 @@ extension LoadDriver {
                 }
             }
         } else {
-            for connection in load {
+            for (index, connection) in load.enumerated() {
                 disconnect(connection)
-                try beginCycle(connection, now: now)
+                if rateInterval > 0 {
+                    connection.nextDue = now + rateInterval * UInt64(index) / UInt64(load.count)
+                } else {
+                    try beginCycle(connection, now: now)
+                }
             }
         }
     }
@@ -37,6 +46,12 @@ extension LoadDriver {
 
     /// Rate mode: sends every call whose time has come on connections with a free slot.
     func issueScheduledCalls(now: UInt64) throws {
+        if !settings.scenario.isRequestLoop {
+            for connection in load where connection.stage == .closed && connection.nextDue <= now {
+                try beginCycle(connection, now: now)
+            }
+            return
+        }
         for connection in load where connection.stage == .open {
             try issueDue(connection, now: now)
         }
@@ -125,6 +140,11 @@ extension LoadDriver {
     /// Ends a script's round (the socket closes) and starts the next, unless the load has stopped.
     func finishRound(_ connection: LoadConnection, now: UInt64) throws {
         disconnect(connection)
+        if rateInterval > 0 {
+            // Open loop: the next round waits for its time (a late round begins at once).
+            connection.nextDue += rateInterval
+            guard connection.nextDue <= now else { return }
+        }
         try beginCycle(connection, now: now)
     }
 
@@ -132,6 +152,9 @@ extension LoadDriver {
     func beginCycle(_ connection: LoadConnection, now: UInt64) throws {
         guard issuing else { return }
         connection.step = 0
+        connection.roundsBegun += 1
+        connection.roundSignsOut = settings.loginEveryRounds > 0 && settings.scenario == .household
+            && connection.roundsBegun % UInt64(settings.loginEveryRounds) == 0
         try connect(connection, now: now)
     }
 
@@ -144,6 +167,9 @@ extension LoadDriver {
         let token = tokens[connection.member] ?? []
         switch settings.scenario {
         case .connect where settings.connectAuthentication == .login:
+            try connection.startCall(
+                method: MethodCatalog.login.number, body: bodies.memberLogins[connection.member], purpose: .load, sentAt: now)
+        case .household where connection.roundSignsOut:
             try connection.startCall(
                 method: MethodCatalog.login.number, body: bodies.memberLogins[connection.member], purpose: .load, sentAt: now)
         case .connect, .household:
@@ -164,8 +190,16 @@ extension LoadDriver {
         }
         switch connection.step {
         case 1:
+            if connection.roundSignsOut && phase == .measure { soak?.countLogin() }
             try connection.startCall(method: MethodCatalog.getProfile.number, body: [], purpose: .load, sentAt: now)
-            try connection.startCall(method: MethodCatalog.mealsOfDay.number, body: bodies.mealsToday, purpose: .load, sentAt: now)
+            if settings.readsPreloadedDays && !bodies.mealsOfDay.isEmpty {
+                let day = Int(random.next(below: UInt64(bodies.mealsOfDay.count)))
+                try bodies.mealsOfDay[day].withUnsafeBytes {
+                    try connection.startCall(method: MethodCatalog.mealsOfDay.number, body: $0, purpose: .load, sentAt: now)
+                }
+            } else {
+                try connection.startCall(method: MethodCatalog.mealsOfDay.number, body: bodies.mealsToday, purpose: .load, sentAt: now)
+            }
             try connection.startCall(method: MethodCatalog.workoutHistory.number, body: bodies.historyPage, purpose: .load, sentAt: now)
             connection.step = 2
             connection.stepRemaining = 3
@@ -179,8 +213,15 @@ extension LoadDriver {
             try send(bodies.reportSteps, on: connection, sentAt: now)
             connection.step = 3
             connection.stepRemaining = 3
+        case 3 where connection.roundSignsOut:
+            try connection.startCall(method: MethodCatalog.logout.number, body: [], purpose: .load, sentAt: now)
+            connection.step = 4
+            connection.stepRemaining = 1
         default:
-            if phase == .measure && now < windowEndsAt { outcome.cycles += 1 }
+            if phase == .measure && now < windowEndsAt {
+                outcome.cycles += 1
+                soak?.countRound()
+            }
             connection.roundFinished = true
             return
         }

@@ -43,6 +43,7 @@ final class LoadDriver {
     var admin: LoadConnection?
     var load: [LoadConnection] = []
     var idle: [LoadConnection] = []
+    var watches: [LoadConnection] = []
 
     var phase = Phase.setup
     var outcome = LoadOutcome()
@@ -62,6 +63,7 @@ final class LoadDriver {
     var setupInProgress = 0
     var loadReady = 0
     var idleReady = 0
+    var watchReady = 0
     static let maxConcurrentSetup = 128
 
     // Load timing.
@@ -77,6 +79,15 @@ final class LoadDriver {
     /// handled (never inside a connection's frame handling, which the next phase may reset).
     var nextPhaseReady = false
 
+    // Soak (`--soak`).
+    var soak: SoakSampler?
+    /// When the current minute of a soak ends (``MonotonicClock``).
+    var nextMinuteAt: UInt64 = .max
+    /// The Watch streams' events counted into the minutes closed so far.
+    var watchEventsCounted: UInt64 = 0
+    /// Told each soak minute as its Stats arrives (the minute's progress line).
+    var minuteDone: (SoakMinute) -> Void = { _ in }
+
     // Progress.
     var nextTick: UInt64 = 0
     var tickStartedAt: UInt64 = 0
@@ -89,6 +100,7 @@ final class LoadDriver {
         self.progress = progress
         self.address = try settings.address.socketAddress()
         self.poller = try EventPoller(capacity: 1024)
+        if let minutes = settings.soakMinutes { soak = SoakSampler(capacity: minutes) }
     }
 
     deinit {
@@ -130,7 +142,7 @@ final class LoadDriver {
         let depth = scripted ? 4 : settings.pipeline
         if settings.askServerStats {
             let connection = LoadConnection(
-                token: connections.count, role: .admin, member: -1, maxCallsInFlight: 2, receiveCapacity: 64 << 10,
+                token: connections.count, role: .admin, member: -1, maxCallsInFlight: 4, receiveCapacity: 64 << 10,
                 acceptsCompression: settings.acceptsCompression, tls: tlsContext)
             connections.append(connection)
             admin = connection
@@ -149,6 +161,13 @@ final class LoadDriver {
             connections.append(connection)
             idle.append(connection)
         }
+        for index in 0..<settings.watchStreams {
+            let connection = LoadConnection(
+                token: connections.count, role: .watch, member: (index * LoadSettings.soakMembersPerWatch) % settings.membersUsed,
+                maxCallsInFlight: 2, receiveCapacity: 64 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext)
+            connections.append(connection)
+            watches.append(connection)
+        }
     }
 
     // MARK: The loop
@@ -160,13 +179,17 @@ final class LoadDriver {
         switch phase {
         case .setup, .probe: deadline = min(deadline, setupDeadline)
         case .warmup: deadline = min(deadline, windowStartedAt)
-        case .measure: deadline = min(deadline, windowEndsAt)
+        case .measure: deadline = min(deadline, windowEndsAt, nextMinuteAt)
         case .finish: deadline = min(deadline, finishDeadline)
         case .done: break
         }
         if rateInterval > 0 && issuing {
-            for connection in load where connection.inFlight < settings.pipeline && connection.stage == .open {
-                deadline = min(deadline, connection.nextDue)
+            let scripted = !settings.scenario.isRequestLoop
+            for connection in load {
+                let waiting = scripted
+                    ? connection.stage == .closed
+                    : connection.stage == .open && connection.inFlight < settings.pipeline
+                if waiting { deadline = min(deadline, connection.nextDue) }
             }
         }
         return deadline
@@ -217,6 +240,7 @@ final class LoadDriver {
         case .admin: "the Stats connection"
         case .load: "load connection \(connection.token - (admin == nil ? 0 : 1))"
         case .idle: "idle connection \(connection.token - load.count - (admin == nil ? 0 : 1))"
+        case .watch: "Watch connection \(connection.token - load.count - idle.count - (admin == nil ? 0 : 1))"
         }
         return "\(role) (\(who)) to \(settings.address) during \(phase.rawValue): \(error)"
     }
@@ -271,7 +295,7 @@ final class LoadDriver {
             try connection.startCall(method: MethodCatalog.login.number, body: bodies.ownerLogin, purpose: .login, sentAt: now)
         case (.setup, .load):
             try connection.startCall(method: MethodCatalog.login.number, body: bodies.memberLogins[connection.member], purpose: .login, sentAt: now)
-        case (.setup, .idle):
+        case (.setup, .idle), (.setup, .watch):
             let token = tokens[connection.member] ?? []
             try connection.startCall(method: MethodCatalog.resume.number, body: try RequestBodies.resume(token: token), purpose: .resume, sentAt: now)
         case (_, .load):
@@ -291,8 +315,19 @@ final class LoadDriver {
             try setupCallAnswered(answer, on: connection, now: now)
         case .stats:
             let stats = try decode(answer, as: Workout_V1_StatsResponse.self, what: "Admin.Stats")
-            if statsAnswers == 0 { outcome.statsBefore = stats } else { outcome.statsAfter = stats }
+            if statsAnswers == 0 {
+                outcome.statsBefore = stats
+                soak?.setBaseline(stats)
+            } else {
+                outcome.statsAfter = stats
+            }
+            if answer.call.tag != 0 { soakMinuteAnswered(Int(answer.call.tag), stats: stats) }
             statsAnswers += 1
+        case .minuteStats:
+            let stats = try decode(answer, as: Workout_V1_StatsResponse.self, what: "Admin.Stats (a soak's minute)")
+            soakMinuteAnswered(Int(answer.call.tag), stats: stats)
+        case .watch:
+            try watchEnded(answer, on: connection)
         case .probe:
             let meals = try decode(answer, as: Workout_V1_MealsOfDayResponse.self, what: "the preload check (Queries.MealsOfDay)")
             outcome.probedMeals = meals.meals.count
@@ -321,7 +356,8 @@ final class LoadDriver {
             let response = try decode(answer, as: Workout_V1_LoginResponse.self, what: what)
             tokens[connection.member] = Array(response.sessionToken)
         } else {
-            _ = try decode(answer, as: Workout_V1_ResumeResponse.self, what: "resuming \(who)'s session on an idle connection")
+            let what = connection.role == .watch ? "a Watch connection" : "an idle connection"
+            _ = try decode(answer, as: Workout_V1_ResumeResponse.self, what: "resuming \(who)'s session on \(what)")
         }
         connection.authenticated = true
         setupInProgress -= 1
@@ -329,12 +365,16 @@ final class LoadDriver {
         case .admin: break
         case .load: loadReady += 1
         case .idle: idleReady += 1
+        case .watch:
+            try startWatch(on: connection, now: now)
+            watchReady += 1
         }
         if connection.role == .load && loadReady == load.count {
             connectQueue += idle
+            connectQueue += watches
         }
         try startQueuedConnects(now: now)
-        if loadReady == load.count && idleReady == idle.count && (admin?.authenticated ?? true) {
+        if loadReady == load.count && idleReady == idle.count && watchReady == watches.count && (admin?.authenticated ?? true) {
             nextPhaseReady = true
         }
     }
@@ -363,7 +403,10 @@ final class LoadDriver {
         issuing = true
         phase = .warmup
         if let rate = settings.rate {
-            rateInterval = max(1, UInt64(1e9 * Double(settings.connections) / rate))
+            // A request scenario's connection sends one call per interval; a household
+            // connection begins one round (about seven calls) per interval.
+            let callsPerTurn = settings.scenario.isRequestLoop ? 1 : LoadSettings.householdCallsPerRound
+            rateInterval = max(1, UInt64(1e9 * Double(settings.connections * callsPerTurn) / rate))
         }
         try startScenario(now: now)
         if windowStartedAt <= now { try beginWindow(now: now) }
@@ -379,17 +422,22 @@ final class LoadDriver {
                 return
             }
             if now >= setupDeadline {
-                let wanted = load.count + idle.count + (admin == nil ? 0 : 1)
-                let ready = loadReady + idleReady + (admin?.authenticated == true ? 1 : 0)
+                let wanted = load.count + idle.count + watches.count + (admin == nil ? 0 : 1)
+                let ready = loadReady + idleReady + watchReady + (admin?.authenticated == true ? 1 : 0)
                 throw BenchFailure(
                     "connecting and logging in did not finish within \(Int(settings.setupTimeoutSeconds)) s: \(ready) of \(wanted) connections ready (server \(settings.address))")
             }
         case .warmup:
             if now >= windowStartedAt { try beginWindow(now: now) }
         case .measure:
-            if now >= windowEndsAt { try endWindow(now: now) }
+            if now >= windowEndsAt {
+                try endWindow(now: now)
+            } else if now >= nextMinuteAt {
+                try endMinute(now: now)
+            }
         case .finish:
-            if statsAnswers >= 2 || admin == nil {
+            if (statsAnswers >= 2 && (soak?.minutesWaiting ?? 0) == 0) || admin == nil {
+                if let soak { outcome.soakMinutes = soak.minutes }
                 phase = .done
             } else if now >= finishDeadline {
                 throw BenchFailure("the server did not answer Admin.Stats within 10 s after the run")
@@ -415,6 +463,7 @@ final class LoadDriver {
         outcome.cycles = 0
         clientCPUAtWindowStart = ProcessCPUTime.microseconds()
         try askStats(now: now)
+        if soak != nil { try beginSoak(now: now) }
     }
 
     /// The measured window ends: no new calls, the server's figures asked again.
@@ -424,13 +473,17 @@ final class LoadDriver {
         outcome.clientCPUMicroseconds = ProcessCPUTime.microseconds() - clientCPUAtWindowStart
         phase = .finish
         finishDeadline = now + 10_000_000_000
-        try askStats(now: now)
-        if admin == nil { phase = .done }
+        try askStats(now: now, minute: closeSoakMinute())
+        if admin == nil {
+            if let soak { outcome.soakMinutes = soak.minutes }
+            phase = .done
+        }
     }
 
-    private func askStats(now: UInt64) throws {
+    /// Asks Admin.Stats; `minute` (from 1) when the answer also ends a soak's minute.
+    func askStats(now: UInt64, minute: Int? = nil, purpose: CallPurpose = .stats) throws {
         guard let admin else { return }
-        try admin.startCall(method: MethodCatalog.stats.number, body: [], purpose: .stats, sentAt: now)
+        try admin.startCall(method: MethodCatalog.stats.number, body: [], purpose: purpose, sentAt: now, tag: UInt32(minute ?? 0))
         try flush(admin)
     }
 
@@ -440,6 +493,7 @@ final class LoadDriver {
         tickLatency.record(nanoseconds: latency)
         if answer.status != 0 { tickErrors += 1 }
         guard phase == .measure && now >= windowStartedAt && now < windowEndsAt else { return }
+        soak?.record(nanoseconds: latency, failed: answer.status != 0)
         outcome.ops += 1
         outcome.latency.record(nanoseconds: latency)
         if answer.status != 0 {
@@ -467,6 +521,7 @@ final class LoadDriver {
         if phase == .setup {
             note = "\(loadReady)/\(load.count) load connections logged in"
             if !idle.isEmpty { note += ", \(idleReady)/\(idle.count) idle connections open" }
+            if !watches.isEmpty { note += ", \(watchReady)/\(watches.count) Watch streams open" }
         }
         progress(ProgressSample(
             phase: phase.rawValue,

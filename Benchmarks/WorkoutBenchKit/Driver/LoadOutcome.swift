@@ -24,6 +24,8 @@ package struct LoadOutcome: Sendable {
     package var setupSeconds: Double = 0
     /// The server's limit on calls in flight per connection (ServerHello).
     package var serverMaxCallsInFlight: UInt32 = 0
+    /// A soak's minutes, in order (`--soak`), else `nil`.
+    package var soakMinutes: [SoakMinute]?
 
     package init() {}
 

@@ -31,6 +31,16 @@ package struct LoadSettings: Sendable {
     /// TLS to the server (`--tls`), or plain TCP. The bench does not pin the server's key: it
     /// measures the cost of TLS against its own server, not trust.
     package var tls = false
+    /// A soak's length in minutes (the measured window, sampled each minute), or `nil`.
+    package var soakMinutes: Int?
+    /// Streams.Watch calls held open for the whole run, each on its own connection.
+    package var watchStreams = 0
+    /// `household`: every this many rounds of a connection begins with Auth.Login (and ends
+    /// with Auth.Logout) instead of Auth.Resume; 0 for never.
+    package var loginEveryRounds = 0
+    /// `household`: reads a random preloaded day instead of today (a soak's own writes pile up
+    /// in today).
+    package var readsPreloadedDays = false
 
     /// Settings; see each property.
     package init(
@@ -57,4 +67,28 @@ package struct LoadSettings: Sendable {
 
     /// The members the load connections log in as: connection `i` uses member `i % members`.
     package var membersUsed: Int { min(connections, plan.members) }
+
+    /// Calls in a `household` round that resumes: Resume, three reads, three writes.
+    package static let householdCallsPerRound = 7
+
+    /// The settings of a soak of `minutes` minutes: the household mix, sampled each minute, with
+    /// a full login every ``soakLoginEveryRounds`` rounds, a random preloaded day read, and one
+    /// Watch stream per ``soakMembersPerWatch`` members.
+    package mutating func makeSoak(minutes: Int) {
+        soakMinutes = minutes
+        durationSeconds = Double(minutes) * 60
+        loginEveryRounds = Self.soakLoginEveryRounds
+        readsPreloadedDays = plan.days > 0
+        watchStreams = Self.soakWatchStreams(membersUsed: membersUsed)
+    }
+
+    /// A soak's Watch streams for `membersUsed` members: one per ``soakMembersPerWatch``, at least one.
+    package static func soakWatchStreams(membersUsed: Int) -> Int {
+        max(1, (membersUsed + soakMembersPerWatch - 1) / soakMembersPerWatch)
+    }
+
+    /// A soak's rounds that log in fully: one in this many.
+    package static let soakLoginEveryRounds = 10
+    /// A soak's Watch streams: one per this many members.
+    package static let soakMembersPerWatch = 8
 }

@@ -65,6 +65,10 @@ package struct BenchReport: Sendable, Equatable {
     package var probeMeals: Int?
     /// Whether responses could be compressed.
     package var compression: Bool
+    /// A soak's minutes (`--soak`), else `nil`.
+    package var soak: [SoakMinute]?
+    /// Whether the soak stayed flat (its first and last minutes compared), else `nil`.
+    package var soakSummary: SoakSummary?
 
     /// The report of a run.
     package init(
@@ -104,6 +108,8 @@ package struct BenchReport: Sendable, Equatable {
         }
         clientCPUMicrosecondsPerOp = outcome.ops > 0 ? Double(outcome.clientCPUMicroseconds) / Double(outcome.ops) : 0
         probeMeals = outcome.probedMeals
+        soak = outcome.soakMinutes
+        soakSummary = outcome.soakMinutes.flatMap { SoakSummary(minutes: $0) }
     }
 
     /// Failed calls in all.
@@ -133,6 +139,8 @@ extension BenchReport: Codable {
         case serverCalls = "server_calls"
         case clientCPUMicrosecondsPerOp = "client_cpu_us_per_op"
         case probeMeals = "probe_meals"
+        case soak
+        case soakSummary = "soak_summary"
     }
 
     /// Encodes every key, writing `null` for a figure not measured.
@@ -169,6 +177,8 @@ extension BenchReport: Codable {
         try container.encode(serverCalls, forKey: .serverCalls)
         try container.encode(Self.rounded(clientCPUMicrosecondsPerOp), forKey: .clientCPUMicrosecondsPerOp)
         try container.encode(probeMeals, forKey: .probeMeals)
+        try container.encode(soak, forKey: .soak)
+        try container.encode(soakSummary, forKey: .soakSummary)
     }
 
     /// Two decimals are plenty for every figure (and keep the JSON readable).

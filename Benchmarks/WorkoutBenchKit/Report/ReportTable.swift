@@ -42,6 +42,7 @@ package enum ReportTable {
         }
         lines.append(row("client", "\(fixed(report.clientCPUMicrosecondsPerOp, 1)) µs CPU per call (the bench itself)"))
         if let meals = report.probeMeals { lines.append(row("check", "a preloaded day holds \(meals) meals")) }
+        if let summary = report.soakSummary { lines += SoakProgressLine.summaryRows(summary).map { row("soak", $0) } }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -23,14 +23,17 @@ package final class EmbeddedServer {
 
     /// The configuration file's contents: the connection limits for `connections` connections
     /// in all, never below workoutd's defaults (1,024 in all, 256 per address).
-    package static func configuration(connections: Int) -> String {
+    ///
+    /// - Parameter importBatchesPerMinute: `limits.import_batches_per_minute`, when given.
+    package static func configuration(connections: Int, importBatchesPerMinute: Int? = nil) -> String {
         let total = max(1_024, connections + 64)
         let perAddress = max(256, connections + 64)
+        let pace = importBatchesPerMinute.map { ",\n    \"import_batches_per_minute\": \($0)" } ?? ""
         return """
             {
               "limits": {
                 "max_connections": \(total),
-                "max_connections_per_address": \(perAddress)
+                "max_connections_per_address": \(perAddress)\(pace)
               }
             }
 
@@ -48,15 +51,17 @@ package final class EmbeddedServer {
     ///   - timeout: Seconds to wait for the listening line.
     /// - Throws: ``BenchFailure`` when it cannot start, exits, or says nothing in time (with
     ///   the end of its log).
+    ///   - importBatchesPerMinute: The server's import pace (`limits.import_batches_per_minute`), when given.
     package init(
-        workoutd: String, dataDirectory: String, workDirectory: String, connections: Int, tls: Bool = false, timeout: Double = 30
+        workoutd: String, dataDirectory: String, workDirectory: String, connections: Int, tls: Bool = false,
+        importBatchesPerMinute: Int? = nil, timeout: Double = 30
     ) throws {
         guard FileManager.default.isExecutableFile(atPath: workoutd) else {
             throw BenchFailure("no workoutd executable at \(workoutd); build it (swift build -c release --product workoutd) or pass --workoutd PATH")
         }
         let configFile = (workDirectory as NSString).appendingPathComponent("workoutd.json")
         logFile = (workDirectory as NSString).appendingPathComponent("workoutd.log")
-        try Data(Self.configuration(connections: connections).utf8).write(to: URL(fileURLWithPath: configFile))
+        try Data(Self.configuration(connections: connections, importBatchesPerMinute: importBatchesPerMinute).utf8).write(to: URL(fileURLWithPath: configFile))
         _ = FileManager.default.createFile(atPath: logFile, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: workoutd)

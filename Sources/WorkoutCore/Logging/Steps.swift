@@ -17,50 +17,77 @@ extension HouseholdStore {
     ///   a new source of a day that has ``maxStepsSourcesPerDay`` already.
     package func reportSteps(_ caller: Caller, _ request: Workout_V1_ReportStepsRequest) async throws -> Workout_V1_ReportStepsResponse {
         let now = clock.nowMilliseconds()
-        let report = request.report
-        let day = try LocalDay(wire: report.day, field: "report.day")
-        let latestDay = LocalDay.containing(instant: now, in: TimeZone(identifier: "UTC")!).adding(days: 1)
-        guard day <= latestDay else {
-            throw DomainError.invalid("report.day", "report.day must not be after \(latestDay) (got \(day))")
-        }
-        try Bounds.text(report.source, field: "report.source", bytes: 1...64)
-        try Bounds.integer(report.steps, field: "report.steps", range: 0...200_000)
-        try Bounds.eventTime(report.reportedAtMs, field: "report.reported_at_ms", now: now)
+        let (day, report) = try validatedStepsReport(request.report, field: "report", now: now)
         return try await write(notifying: caller.userID) { [self] txn in
             var user = try authorize(caller, in: txn, now: now)
-            let key = UserStepsKey(user: caller.userID, epochDay: day.epochDay, source: report.source)
             var response = Workout_V1_ReportStepsResponse()
-            let existing = try txn.get(key, from: tables.steps)
-            // An older report is ignored; an identical one (a retry) changes nothing, not even the revision.
-            if let existing, !StepsRule.shouldReplace(existingReportedAt: existing.reportedAtMs, newReportedAt: report.reportedAtMs)
-                || (existing.reportedAtMs == report.reportedAtMs && existing.steps == report.steps) {
-                response.day = try stepsDay(user: caller.userID, day: day, in: txn)
-                return response
-            }
-            let sources = try stepsReports(user: caller.userID, day: day, in: txn)
-            if existing == nil && sources.count >= Self.maxStepsSourcesPerDay {
-                throw DomainError.invalid(
-                    "report.source",
-                    "report.source: \(day) already has steps from \(sources.count) sources, the most a day may have; "
-                        + "report under one of them (\(sources.map(\.source).sorted().joined(separator: ", ")))")
-            }
-            let previousRevision = sources.map(\.revision).max()
-            var change = Workout_Store_V1_StoredChange()
-            change.kind = .steps
-            change.epochDay = day.epochDay
-            change.changedAtMs = now
-            var stored = Workout_V1_StepsReport()
-            stored.day = day.wire
-            stored.source = report.source
-            stored.steps = report.steps
-            stored.reportedAtMs = report.reportedAtMs
-            stored.revision = try recordChange(change, replacing: previousRevision, user: &user, in: &txn)
-            try txn.put(stored, forKey: key, in: tables.steps)
-            try saveUser(&user, profileChanged: false, now: now, in: &txn)
+            response.applied = try insertStepsReport(report, field: "report", day: day, user: &user, now: now, in: &txn)
+            if response.applied { try saveUser(&user, profileChanged: false, now: now, in: &txn) }
             response.day = try stepsDay(user: caller.userID, day: day, in: txn)
-            response.applied = true
             return response
         }
+    }
+
+    /// Validates a steps report from a request.
+    ///
+    /// - Parameter field: The request field holding the report (`report`, `records[3].steps`),
+    ///   named in the error with the report's own field after it.
+    func validatedStepsReport(_ report: Workout_V1_StepsReport, field: String, now: Int64) throws -> (day: LocalDay, report: Workout_V1_StepsReport) {
+        let day = try LocalDay(wire: report.day, field: field + ".day")
+        let latestDay = LocalDay.containing(instant: now, in: TimeZone(identifier: "UTC")!).adding(days: 1)
+        guard day <= latestDay else {
+            throw DomainError.invalid(field + ".day", "\(field).day must not be after \(latestDay) (got \(day))")
+        }
+        try Bounds.text(report.source, field: field + ".source", bytes: 1...64)
+        try Bounds.integer(report.steps, field: field + ".steps", range: 0...200_000)
+        try Bounds.eventTime(report.reportedAtMs, field: field + ".reported_at_ms", now: now)
+        var clean = Workout_V1_StepsReport()
+        clean.day = day.wire
+        clean.source = report.source
+        clean.steps = report.steps
+        clean.reportedAtMs = report.reportedAtMs
+        return (day, clean)
+    }
+
+    /// Applies a validated steps report to `user` inside `txn`: the source's figure for the
+    /// day and the change log, unless the stored report of that source is later (or the same).
+    /// The caller stores `user` afterwards when it returns `true`.
+    ///
+    /// - Parameter field: The request field holding the report, named when the day already has
+    ///   ``maxStepsSourcesPerDay`` sources and this one is new.
+    /// - Returns: Whether the report was stored (ReportSteps' `applied`).
+    func insertStepsReport(
+        _ report: Workout_V1_StepsReport, field: String, day: LocalDay, user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction
+    ) throws -> Bool {
+        let userID = UUID(bytes: user.userID)
+        let key = UserStepsKey(user: userID, epochDay: day.epochDay, source: report.source)
+        // An older report is ignored; an identical one (a retry) changes nothing, not even the revision.
+        let existing = try txn.get(key, from: tables.steps)
+        if let existing,
+           !StepsRule.shouldReplace(existingReportedAt: existing.reportedAtMs, newReportedAt: report.reportedAtMs)
+            || (existing.reportedAtMs == report.reportedAtMs && existing.steps == report.steps) {
+            return false
+        }
+        let sources = try stepsReports(user: userID, day: day, in: txn)
+        if existing == nil && sources.count >= Self.maxStepsSourcesPerDay {
+            throw DomainError.invalid(
+                field + ".source",
+                "\(field).source: \(day) already has steps from \(sources.count) sources, the most a day may have; "
+                    + "report under one of them (\(sources.map(\.source).sorted().joined(separator: ", ")))")
+        }
+        let previousRevision = sources.map(\.revision).max()
+        var change = Workout_Store_V1_StoredChange()
+        change.kind = .steps
+        change.epochDay = day.epochDay
+        change.changedAtMs = now
+        var stored = Workout_V1_StepsReport()
+        stored.day = day.wire
+        stored.source = report.source
+        stored.steps = report.steps
+        stored.reportedAtMs = report.reportedAtMs
+        stored.revision = try recordChange(change, replacing: previousRevision, user: &user, in: &txn)
+        try txn.put(stored, forKey: key, in: tables.steps)
+        return true
     }
 
     /// Every source's report for one day.

@@ -97,8 +97,13 @@ extension HouseholdStore {
     /// Applies a validated workout to `user` inside `txn`: the record, its day, the totals, the
     /// streak, the achievements and the change log. The caller stores `user` afterwards (unless
     /// replayed): LogWorkout once per call, a bulk import once per batch.
+    ///
+    /// - Parameter updatingStreakAndAchievements: `false` leaves the streak and the
+    ///   achievements to the caller, who settles them once for many workouts (an import batch:
+    ///   see ``settleStreakAndAchievements(addedDays:user:now:in:)``).
     func insertWorkout(
-        _ requested: Workout_V1_Workout, id: UUID, user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction
+        _ requested: Workout_V1_Workout, id: UUID, user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction,
+        updatingStreakAndAchievements: Bool = true
     ) throws -> LoggedWorkout {
         let userID = UUID(bytes: user.userID)
         var workout = requested
@@ -117,9 +122,12 @@ extension HouseholdStore {
         workout.createdAtMs = now
         workout.updatedAtMs = now
         try count(workout, sign: 1, user: &user, in: &txn)
-        let summary = try Streaks.adding(day, to: streak(of: user.totals)) ?? recomputeStreaks(of: userID, in: txn)
-        apply(summary, to: &user.totals)
-        let unlocked = try unlockAchievements(user: &user, now: now, in: &txn)
+        var unlocked: [Workout_V1_Achievement] = []
+        if updatingStreakAndAchievements {
+            let summary = try Streaks.adding(day, to: streak(of: user.totals)) ?? recomputeStreaks(of: userID, in: txn)
+            apply(summary, to: &user.totals)
+            unlocked = try unlockAchievements(user: &user, now: now, in: &txn)
+        }
         workout.revision = try fileRecordChange(.workout, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
         try txn.put(workout, forKey: key, in: tables.workouts)
         return LoggedWorkout(workout: workout, unlocked: unlocked)

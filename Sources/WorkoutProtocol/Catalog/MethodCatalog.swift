@@ -91,6 +91,10 @@ package enum MethodCatalog {
     package static let updateWeight = RPCMethod<Workout_V1_UpdateWeightRequest, Workout_V1_UpdateWeightResponse>(
         310, "Logging.UpdateWeight", streaming: false, session: true, admin: false,
         "Edit a weight entry; the profile's weight follows the newest entry.")
+    /// 311 Logging.ImportRecords: Import a batch of one's history, as if each record had been logged.
+    package static let importRecords = RPCMethod<Workout_V1_ImportRecordsRequest, Workout_V1_ImportRecordsResponse>(
+        311, "Logging.ImportRecords", streaming: false, session: true, admin: false,
+        "Import a batch of one's history, as if each record had been logged.")
     /// 401 Queries.WorkoutHistory: Workouts newest first, paged; a page fits the client's frame.
     package static let workoutHistory = RPCMethod<Workout_V1_WorkoutHistoryRequest, Workout_V1_WorkoutHistoryResponse>(
         401, "Queries.WorkoutHistory", streaming: false, session: true, admin: false,
@@ -180,6 +184,7 @@ package enum MethodCatalog {
         deleteWeight.descriptor,
         reportSteps.descriptor,
         updateWeight.descriptor,
+        importRecords.descriptor,
         workoutHistory.descriptor,
         mealsOfDay.descriptor,
         weightProgress.descriptor,

@@ -550,6 +550,156 @@ package nonisolated struct Workout_V1_ReportStepsResponse: Sendable {
   fileprivate var _day: Workout_V1_StepsDay? = nil
 }
 
+/// One record of an import batch: exactly one of the kinds a member logs, as
+/// the Log* methods and ReportSteps take it.
+package nonisolated struct Workout_V1_ImportRecord: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  package var record: Workout_V1_ImportRecord.OneOf_Record? = nil
+
+  /// A workout, as in LogWorkoutRequest.
+  package var workout: Workout_V1_Workout {
+    get {
+      if case .workout(let v)? = record {return v}
+      return Workout_V1_Workout()
+    }
+    set {record = .workout(newValue)}
+  }
+
+  /// A meal with its items, as in LogMealRequest.
+  package var meal: Workout_V1_Meal {
+    get {
+      if case .meal(let v)? = record {return v}
+      return Workout_V1_Meal()
+    }
+    set {record = .meal(newValue)}
+  }
+
+  /// A weight entry, as in LogWeightRequest.
+  package var weightEntry: Workout_V1_WeightEntry {
+    get {
+      if case .weightEntry(let v)? = record {return v}
+      return Workout_V1_WeightEntry()
+    }
+    set {record = .weightEntry(newValue)}
+  }
+
+  /// A steps report, as in ReportStepsRequest.
+  package var steps: Workout_V1_StepsReport {
+    get {
+      if case .steps(let v)? = record {return v}
+      return Workout_V1_StepsReport()
+    }
+    set {record = .steps(newValue)}
+  }
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package nonisolated enum OneOf_Record: Equatable, Sendable {
+    /// A workout, as in LogWorkoutRequest.
+    case workout(Workout_V1_Workout)
+    /// A meal with its items, as in LogMealRequest.
+    case meal(Workout_V1_Meal)
+    /// A weight entry, as in LogWeightRequest.
+    case weightEntry(Workout_V1_WeightEntry)
+    /// A steps report, as in ReportStepsRequest.
+    case steps(Workout_V1_StepsReport)
+
+  }
+
+  package init() {}
+}
+
+/// Request of Logging.ImportRecords (method 311): a batch of records from a
+/// member's history (another app, a Health export, a spreadsheet), applied as
+/// if each had been logged with its Log* method (or ReportSteps), in the order
+/// given, in one transaction. Records carry ids the importer derives from its
+/// source, so sending a batch again (a retry, or an import run twice or resumed)
+/// changes nothing for the records already stored (they count as unchanged).
+/// The batch is all or nothing: a record out of bounds (INVALID_ARGUMENT, field
+/// "records[i]. ..."), or an id reused with other content or taken by a deleted
+/// record (ALREADY_EXISTS), refuses the whole batch and nothing is written.
+package nonisolated struct Workout_V1_ImportRecordsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The records, 1..1000 of them (and the request within the frame limit).
+  package var records: [Workout_V1_ImportRecord] = []
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// Response of Logging.ImportRecords (method 311).
+package nonisolated struct Workout_V1_ImportRecordsResponse: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Workouts stored by this batch.
+  package var workouts: UInt32 {
+    get {_storage._workouts}
+    set {_uniqueStorage()._workouts = newValue}
+  }
+
+  /// Meals stored by this batch.
+  package var meals: UInt32 {
+    get {_storage._meals}
+    set {_uniqueStorage()._meals = newValue}
+  }
+
+  /// Weight entries stored by this batch.
+  package var weightEntries: UInt32 {
+    get {_storage._weightEntries}
+    set {_uniqueStorage()._weightEntries = newValue}
+  }
+
+  /// Steps reports applied by this batch.
+  package var stepsReports: UInt32 {
+    get {_storage._stepsReports}
+    set {_uniqueStorage()._stepsReports = newValue}
+  }
+
+  /// Records that changed nothing: stored before with the same content, or a
+  /// steps report not newer than the stored one (ReportSteps' applied = false).
+  package var unchanged: UInt32 {
+    get {_storage._unchanged}
+    set {_uniqueStorage()._unchanged = newValue}
+  }
+
+  /// Achievements this batch unlocked.
+  package var unlocked: [Workout_V1_Achievement] {
+    get {_storage._unlocked}
+    set {_uniqueStorage()._unlocked = newValue}
+  }
+
+  /// The member's totals after the batch.
+  package var totals: Workout_V1_Totals {
+    get {_storage._totals ?? Workout_V1_Totals()}
+    set {_uniqueStorage()._totals = newValue}
+  }
+  /// Returns true if `totals` has been explicitly set.
+  package var hasTotals: Bool {_storage._totals != nil}
+  /// Clears the value of `totals`. Subsequent reads from it will return its default value.
+  package mutating func clearTotals() {_uniqueStorage()._totals = nil}
+
+  /// The member's revision after the batch.
+  package var revision: UInt64 {
+    get {_storage._revision}
+    set {_uniqueStorage()._revision = newValue}
+  }
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "workout.v1"
@@ -1442,6 +1592,256 @@ nonisolated extension Workout_V1_ReportStepsResponse: SwiftProtobuf.Message, Swi
   package static func ==(lhs: Workout_V1_ReportStepsResponse, rhs: Workout_V1_ReportStepsResponse) -> Bool {
     if lhs._day != rhs._day {return false}
     if lhs.applied != rhs.applied {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_ImportRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".ImportRecord"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workout\0\u{1}meal\0\u{3}weight_entry\0\u{1}steps\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Workout_V1_Workout?
+        var hadOneofValue = false
+        if let current = self.record {
+          hadOneofValue = true
+          if case .workout(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.record = .workout(v)
+        }
+      }()
+      case 2: try {
+        var v: Workout_V1_Meal?
+        var hadOneofValue = false
+        if let current = self.record {
+          hadOneofValue = true
+          if case .meal(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.record = .meal(v)
+        }
+      }()
+      case 3: try {
+        var v: Workout_V1_WeightEntry?
+        var hadOneofValue = false
+        if let current = self.record {
+          hadOneofValue = true
+          if case .weightEntry(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.record = .weightEntry(v)
+        }
+      }()
+      case 4: try {
+        var v: Workout_V1_StepsReport?
+        var hadOneofValue = false
+        if let current = self.record {
+          hadOneofValue = true
+          if case .steps(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.record = .steps(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.record {
+    case .workout?: try {
+      guard case .workout(let v)? = self.record else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .meal?: try {
+      guard case .meal(let v)? = self.record else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .weightEntry?: try {
+      guard case .weightEntry(let v)? = self.record else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .steps?: try {
+      guard case .steps(let v)? = self.record else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_ImportRecord, rhs: Workout_V1_ImportRecord) -> Bool {
+    if lhs.record != rhs.record {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_ImportRecordsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".ImportRecordsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}records\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.records) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.records.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.records, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_ImportRecordsRequest, rhs: Workout_V1_ImportRecordsRequest) -> Bool {
+    if lhs.records != rhs.records {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_ImportRecordsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".ImportRecordsResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workouts\0\u{1}meals\0\u{3}weight_entries\0\u{3}steps_reports\0\u{1}unchanged\0\u{1}unlocked\0\u{1}totals\0\u{1}revision\0")
+
+  fileprivate class _StorageClass {
+    var _workouts: UInt32 = 0
+    var _meals: UInt32 = 0
+    var _weightEntries: UInt32 = 0
+    var _stepsReports: UInt32 = 0
+    var _unchanged: UInt32 = 0
+    var _unlocked: [Workout_V1_Achievement] = []
+    var _totals: Workout_V1_Totals? = nil
+    var _revision: UInt64 = 0
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _workouts = source._workouts
+      _meals = source._meals
+      _weightEntries = source._weightEntries
+      _stepsReports = source._stepsReports
+      _unchanged = source._unchanged
+      _unlocked = source._unlocked
+      _totals = source._totals
+      _revision = source._revision
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularUInt32Field(value: &_storage._workouts) }()
+        case 2: try { try decoder.decodeSingularUInt32Field(value: &_storage._meals) }()
+        case 3: try { try decoder.decodeSingularUInt32Field(value: &_storage._weightEntries) }()
+        case 4: try { try decoder.decodeSingularUInt32Field(value: &_storage._stepsReports) }()
+        case 5: try { try decoder.decodeSingularUInt32Field(value: &_storage._unchanged) }()
+        case 6: try { try decoder.decodeRepeatedMessageField(value: &_storage._unlocked) }()
+        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._totals) }()
+        case 8: try { try decoder.decodeSingularUInt64Field(value: &_storage._revision) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._workouts != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._workouts, fieldNumber: 1)
+      }
+      if _storage._meals != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._meals, fieldNumber: 2)
+      }
+      if _storage._weightEntries != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._weightEntries, fieldNumber: 3)
+      }
+      if _storage._stepsReports != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._stepsReports, fieldNumber: 4)
+      }
+      if _storage._unchanged != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._unchanged, fieldNumber: 5)
+      }
+      if !_storage._unlocked.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._unlocked, fieldNumber: 6)
+      }
+      try { if let v = _storage._totals {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      } }()
+      if _storage._revision != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._revision, fieldNumber: 8)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_ImportRecordsResponse, rhs: Workout_V1_ImportRecordsResponse) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._workouts != rhs_storage._workouts {return false}
+        if _storage._meals != rhs_storage._meals {return false}
+        if _storage._weightEntries != rhs_storage._weightEntries {return false}
+        if _storage._stepsReports != rhs_storage._stepsReports {return false}
+        if _storage._unchanged != rhs_storage._unchanged {return false}
+        if _storage._unlocked != rhs_storage._unlocked {return false}
+        if _storage._totals != rhs_storage._totals {return false}
+        if _storage._revision != rhs_storage._revision {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -79,6 +79,7 @@ package struct Router: Sendable {
         table.write(MethodCatalog.deleteWeight) { caller, request in try await household.deleteWeight(caller, request) }
         table.write(MethodCatalog.reportSteps) { caller, request in try await household.reportSteps(caller, request) }
         table.write(MethodCatalog.updateWeight) { caller, request in try await household.updateWeight(caller, request) }
+        table.write(MethodCatalog.importRecords) { caller, request in try await household.importRecords(caller, request) }
         // Queries
         table.readEncoded(MethodCatalog.workoutHistory) { caller, request, maxBytes in
             try household.workoutHistoryEncoded(caller, request, maxResponseBytes: maxBytes)

@@ -63,7 +63,16 @@ struct ExportCommand: AsyncParsableCommand {
             }
             return document
         }
-        let text = format == .json ? try Output.json(document) + "\n" : document.csv()
+        let text: String
+        if format == .json {
+            do {
+                text = String(decoding: try Output.exportEncoder().encode(document), as: UTF8.self) + "\n"
+            } catch {
+                throw CLIError(.failure, "cannot encode the export as JSON: \(error)")
+            }
+        } else {
+            text = document.csv()
+        }
         guard let output else {
             FileHandle.standardOutput.write(Data(text.utf8))
             return

@@ -21,6 +21,7 @@ import WorkoutClient
 /// | `exercises` | exercises completed | | | | | |
 /// | `points` | | | | | | points it gives |
 /// | `note` | notes | | | note | sources, `phone=8500; cli=8000` | description |
+/// | `time_zone` | the zone it was logged in | the zone it was logged in | | the zone it was logged in | | |
 ///
 /// Two more rows come first: `profile` (id = user id, time = created, type = role, name,
 /// note = email, unit = time zone) and `totals` (amount = level with unit `level`, points,
@@ -32,7 +33,7 @@ extension ExportDocument {
     /// The header row's columns.
     static let csvColumns = [
         "kind", "id", "parent_id", "time", "day", "type", "name", "amount", "unit", "duration_seconds",
-        "calories", "protein_g", "carbs_g", "fat_g", "exercises", "points", "note",
+        "calories", "protein_g", "carbs_g", "fat_g", "exercises", "points", "note", "time_zone",
     ]
 
     /// The document as CSV text, header first.
@@ -67,7 +68,7 @@ extension ExportDocument {
                 "kind": "workout", "id": Format.id(workout.id), "time": Self.time(workout.performedAt),
                 "day": workout.localDay?.description ?? "", "type": workout.type,
                 "duration_seconds": String(workout.durationSeconds), "calories": Self.number(workout.caloriesBurned),
-                "exercises": String(workout.exercisesCompleted), "note": workout.notes,
+                "exercises": String(workout.exercisesCompleted), "note": workout.notes, "time_zone": workout.timeZone ?? "",
             ])
         }
         for meal in meals {
@@ -77,7 +78,7 @@ extension ExportDocument {
                 "kind": "meal", "id": Format.id(meal.id), "time": time, "day": day, "type": meal.mealType.rawValue,
                 "name": meal.name, "calories": Self.number(meal.totals.calories),
                 "protein_g": Self.number(meal.totals.proteinG), "carbs_g": Self.number(meal.totals.carbsG),
-                "fat_g": Self.number(meal.totals.fatG),
+                "fat_g": Self.number(meal.totals.fatG), "time_zone": meal.timeZone ?? "",
             ])
             for (index, item) in meal.items.enumerated() {
                 rows.append([
@@ -92,6 +93,7 @@ extension ExportDocument {
             rows.append([
                 "kind": "weight", "id": Format.id(entry.id), "time": Self.time(entry.measuredAt),
                 "day": entry.localDay?.description ?? "", "amount": Self.number(entry.weightKg), "unit": "kg", "note": entry.note,
+                "time_zone": entry.timeZone ?? "",
             ])
         }
         for day in steps {
@@ -111,12 +113,10 @@ extension ExportDocument {
         return rows
     }
 
-    /// An instant in ISO 8601, UTC, whole seconds.
+    /// An instant in ISO 8601, UTC: whole seconds, or milliseconds when it has them (so an
+    /// import of the file gives back the same instant).
     static func time(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        Format.instant(date)
     }
 
     /// A number with up to three decimals, no trailing zeros, no grouping.

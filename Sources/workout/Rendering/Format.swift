@@ -80,6 +80,21 @@ enum Format {
         return formatted(date, "EEEE", calendar.timeZone) + " " + day.description
     }
 
+    /// An instant in ISO 8601, UTC, to the millisecond the wire keeps: `2025-06-01T05:30:00Z`,
+    /// or `2025-06-01T05:30:00.123Z` when it has milliseconds (rounded as the wire rounds, so
+    /// reading it back gives the same wire time).
+    static func instant(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.toNearestOrAwayFromZero))
+        let (seconds, fraction) = (milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000, ((milliseconds % 1000) + 1000) % 1000)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let whole = formatter.string(from: Date(timeIntervalSince1970: Double(seconds)))
+        guard fraction != 0 else { return whole }
+        let digits = String(fraction)
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
     /// A UUID as lowercase text.
     static func id(_ id: UUID) -> String {
         id.uuidString.lowercased()

@@ -33,6 +33,18 @@ enum Output {
         return encoder
     }
 
+    /// The export's encoder: as ``encoder(pretty:)``, but an instant with milliseconds keeps
+    /// them (`2025-06-01T05:30:00.123Z`), so `workout import` of the file gives back the very
+    /// same instants; whole seconds are written as everywhere else.
+    static func exportEncoder() -> JSONEncoder {
+        let encoder = encoder(pretty: true)
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Format.instant(date))
+        }
+        return encoder
+    }
+
     /// `value` as JSON text.
     ///
     /// - Parameters:

@@ -48,6 +48,10 @@ struct ArgumentValidationTests {
             (["--duration", "0"], "--duration must be above 0"),
             (["--warmup=-1"], "--warmup must be from 0"),
             (["--rate", "0"], "--rate must be above 0"),
+            (["--scenario", "household", "--soak", "0"], "--soak must be from 1 to 1440"),
+            (["--scenario", "household", "--soak", "1441"], "--soak must be from 1 to 1440"),
+            (["--soak", "60"], "--soak runs the household mix"),
+            (["--scenario", "household", "--soak", "5", "--no-server-stats"], "--soak samples the server's figures"),
             (["--idle-connections=-5"], "--idle-connections must be from 0"),
             (["--scenario", "household", "--pipeline", "4"], "--pipeline applies to the request scenarios"),
             (["--scenario", "connect", "--rate", "100"], "--rate applies to the request scenarios"),
@@ -76,5 +80,28 @@ struct ArgumentValidationTests {
         _ = try WorkoutBenchCommand.parse(["--scenario", "household", "--pipeline", "1"])
         _ = try WorkoutBenchCommand.parse(["--scenario", "connect", "--connect-auth", "resume"])
         _ = try WorkoutBenchCommand.parse(["--scenario", "meals-day", "--rate", "2000.5", "--pipeline", "64"])
+    }
+
+    @Test("A soak is the household mix for 1 to 1440 minutes, paced by --rate")
+    func soak() throws {
+        let command = try WorkoutBenchCommand.parse(["--scenario", "household", "--soak", "60", "--rate", "400", "--connections", "32"])
+        #expect(command.soak == 60 && command.rate == 400)
+        _ = try WorkoutBenchCommand.parse(["--scenario", "household", "--soak", "1440"])
+        #expect(try WorkoutBenchCommand.parse([]).soak == nil)
+    }
+
+    @Test("A soak of M minutes measures M × 60 s, logs in fully every tenth round and watches one member in eight")
+    func soakSettings() {
+        let plan = DataPlan(
+            members: 32, recordsPerMember: 100, mealsPerDay: 10, nowMilliseconds: 1_800_000_000_000,
+            memberEmailTemplate: DataPlan.defaultMemberEmailTemplate, ownerEmail: DataPlan.defaultOwnerEmail, password: DataPlan.defaultPassword)
+        var settings = LoadSettings(
+            scenario: .household, address: ServerAddress(host: "127.0.0.1", port: 7420), connections: 32, pipeline: 1, warmupSeconds: 10,
+            durationSeconds: 10, rate: 400, idleConnections: 0, plan: plan, askServerStats: true, acceptsCompression: false,
+            connectAuthentication: .login, probePreloadedDay: true, setupTimeoutSeconds: 120)
+        settings.makeSoak(minutes: 60)
+        #expect(settings.soakMinutes == 60 && settings.durationSeconds == 3_600)
+        #expect(settings.loginEveryRounds == 10 && settings.watchStreams == 4 && settings.readsPreloadedDays)
+        #expect(LoadSettings.soakWatchStreams(membersUsed: 1) == 1 && LoadSettings.soakWatchStreams(membersUsed: 9) == 2)
     }
 }

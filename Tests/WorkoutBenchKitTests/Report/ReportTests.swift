@@ -80,6 +80,51 @@ struct ReportTests {
         #expect(decoded.ops == report.ops && decoded.errors == report.errors && decoded.commits == nil)
     }
 
+    @Test("A soak's report holds one object per minute and the first-versus-last summary; other runs have both null")
+    func soakShape() throws {
+        var outcome = Self.outcome(withStats: true)
+        outcome.soakMinutes = (1...20).map {
+            SoakSummaryTests.minute($0, rssAnon: 40 << 20, descriptors: 52, p99: $0 <= 10 ? 2_000 : 2_100, rss: 80 << 20, store: 64 << 20)
+        }
+        let report = BenchReport(
+            scenario: "household", server: "embedded", connections: 32, pipeline: 1, rate: 400, idleConnections: 0, users: 32,
+            preloadPerUser: 3_650, preloadSeconds: 4.2, warmupSeconds: 10, compression: false, outcome: outcome)
+        let object = try #require(try JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
+        let minutes = try #require(object["soak"] as? [[String: Any]])
+        #expect(minutes.count == 20)
+        let minuteKeys = [
+            "minute", "calls", "errors", "rounds", "logins", "watch_events", "p50_us", "p99_us", "max_us", "rss_anon_bytes",
+            "rss_bytes", "open_descriptors", "open_connections", "store_size_bytes", "store_used_bytes", "process_cpu_us",
+            "server_cpu_percent", "shed_connections", "incomplete_frame_bytes",
+        ]
+        #expect(Set(minutes[0].keys) == Set(minuteKeys))
+        #expect(minutes[0]["minute"] as? Int == 1 && minutes[19]["open_descriptors"] as? Int == 52)
+        let summary = try #require(object["soak_summary"] as? [String: Any])
+        #expect(Set(summary.keys) == ["flat", "minutes_compared", "rss_anon_bytes", "rss_bytes", "open_descriptors", "store_size_bytes", "p99_us"])
+        #expect(summary["flat"] as? Bool == true && summary["minutes_compared"] as? Int == 10)
+        let p99 = try #require(summary["p99_us"] as? [String: Any])
+        #expect(p99["first"] as? Double == 2_000 && p99["last"] as? Double == 2_100 && p99["ratio"] as? Double == 1.05 && p99["flat"] as? Bool == true)
+        let table = ReportTable.render(report)
+        #expect(table.contains("p99 2000.0 → 2100.0 µs (×1.050, flat)"))
+        #expect(table.contains("verdict: flat"))
+        let decoded = try JSONDecoder().decode(BenchReport.self, from: report.json())
+        #expect(decoded.soak == report.soak && decoded.soakSummary == report.soakSummary)
+
+        let plain = try #require(try JSONSerialization.jsonObject(with: Self.report(withStats: true).json()) as? [String: Any])
+        #expect(plain["soak"] is NSNull && plain["soak_summary"] is NSNull)
+    }
+
+    @Test("A soak's minute line shows its calls, percentiles and the server's figures")
+    func soakLine() {
+        var minute = SoakSummaryTests.minute(3, rssAnon: 40 << 20, descriptors: 52, p99: 4_210, rss: 180 << 20, store: 96 << 20)
+        minute.calls = 21_000
+        minute.serverCPUPercent = 48.1
+        let line = SoakProgressLine.render(minute, of: 60)
+        #expect(line.hasPrefix("[minute  3/60]   21,000 calls"))
+        #expect(line.contains("p99 4210.0 µs") && line.contains("RSS anon 40.0 MiB (all 180.0 MiB)") && line.contains("fds 52"))
+        #expect(line.contains("store 96.0 MiB") && line.hasSuffix("cpu 48.1 %"))
+    }
+
     @Test("The table shows throughput, percentiles, errors with their first message, and the server's figures")
     func table() {
         let text = ReportTable.render(Self.report(withStats: true))

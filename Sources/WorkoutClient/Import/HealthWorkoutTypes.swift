@@ -1,0 +1,107 @@
+/// Apple Health's workout activity types and the workout type each is imported as: the one
+/// table of the mapping.
+///
+/// A type the table does not list is imported under its own name in snake case
+/// (`HKWorkoutActivityTypeWheelchairRunPace` → `wheelchair_run_pace`), so nothing is lost and
+/// an app shows it as it shows any type it does not know.
+public enum HealthWorkoutTypes {
+    /// `HKWorkoutActivityType…` suffix → our workout type.
+    public static let table: [String: String] = [
+        "AmericanFootball": "american_football",
+        "Archery": "archery",
+        "AustralianFootball": "australian_football",
+        "Badminton": "badminton",
+        "Barre": "barre",
+        "Baseball": "baseball",
+        "Basketball": "basketball",
+        "Bowling": "bowling",
+        "Boxing": "boxing",
+        "CardioDance": "dance",
+        "Climbing": "climbing",
+        "Cooldown": "cooldown",
+        "CoreTraining": "core",
+        "Cricket": "cricket",
+        "CrossCountrySkiing": "cross_country_skiing",
+        "CrossTraining": "cross_training",
+        "Curling": "curling",
+        "Cycling": "cycling",
+        "Dance": "dance",
+        "DanceInspiredTraining": "dance",
+        "DownhillSkiing": "skiing",
+        "Elliptical": "elliptical",
+        "EquestrianSports": "riding",
+        "Fencing": "fencing",
+        "Fishing": "fishing",
+        "Flexibility": "stretching",
+        "FunctionalStrengthTraining": "strength",
+        "Golf": "golf",
+        "Gymnastics": "gymnastics",
+        "Handball": "handball",
+        "HighIntensityIntervalTraining": "hiit",
+        "Hiking": "hiking",
+        "Hockey": "hockey",
+        "Hunting": "hunting",
+        "JumpRope": "jump_rope",
+        "Kickboxing": "kickboxing",
+        "Lacrosse": "lacrosse",
+        "MartialArts": "martial_arts",
+        "MindAndBody": "mind_and_body",
+        "MixedCardio": "cardio",
+        "MixedMetabolicCardioTraining": "cardio",
+        "Other": "other",
+        "PaddleSports": "paddling",
+        "Pickleball": "pickleball",
+        "Pilates": "pilates",
+        "Play": "play",
+        "PreparationAndRecovery": "recovery",
+        "Racquetball": "racquetball",
+        "Rowing": "rowing",
+        "Rugby": "rugby",
+        "Running": "running",
+        "Sailing": "sailing",
+        "SkatingSports": "skating",
+        "SnowSports": "snow_sports",
+        "Snowboarding": "snowboarding",
+        "Soccer": "soccer",
+        "SocialDance": "dance",
+        "Softball": "softball",
+        "Squash": "squash",
+        "StairClimbing": "stairs",
+        "Stairs": "stairs",
+        "StepTraining": "step_training",
+        "SurfingSports": "surfing",
+        "Swimming": "swimming",
+        "SwimBikeRun": "triathlon",
+        "TableTennis": "table_tennis",
+        "TaiChi": "tai_chi",
+        "Tennis": "tennis",
+        "TrackAndField": "track_and_field",
+        "TraditionalStrengthTraining": "strength",
+        "Transition": "transition",
+        "Volleyball": "volleyball",
+        "Walking": "walking",
+        "WaterFitness": "water_fitness",
+        "WaterPolo": "water_polo",
+        "WaterSports": "water_sports",
+        "Wrestling": "wrestling",
+        "Yoga": "yoga",
+    ]
+
+    private static let prefix = "HKWorkoutActivityType"
+
+    /// The workout type for Apple Health's `workoutActivityType`.
+    ///
+    /// - Parameter activityType: E.g. `HKWorkoutActivityTypeRunning`.
+    /// - Returns: E.g. `running`; `nil` for an empty name.
+    public static func workoutType(for activityType: String) -> String? {
+        let suffix = activityType.hasPrefix(prefix) ? String(activityType.dropFirst(prefix.count)) : activityType
+        guard !suffix.isEmpty else { return nil }
+        if let mapped = table[suffix] { return mapped }
+        var name = ""
+        for character in suffix {
+            if character.isUppercase, !name.isEmpty { name.append("_") }
+            name.append(contentsOf: character.lowercased())
+        }
+        return String(decoding: Array(name.utf8.prefix(64)), as: UTF8.self)
+    }
+}
