@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/google/swift-benchmark.git", from: "0.1.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
     ],
     targets: [
         // C libraries, in quarantine.
@@ -39,6 +40,12 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
 
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+
         // The C allocator's one setting the server needs (see workoutd's Serve).
         .target(name: "CMemory"),
 
@@ -49,10 +56,16 @@ let package = Package(
         // Typed tables, ordered keys, secondary indexes, range scans, group commit, schema, backup.
         .target(name: "Storage", dependencies: ["LMDB", "SystemCalls"], exclude: ["README.md"], swiftSettings: strictSettings),
 
+        // TLS without sockets: OpenSSL sessions over memory BIOs, which the connections drive.
+        .target(name: "WorkoutTLS", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
+
         // The wire contract: frames, handshake, status codes, method catalog, compression, messages.
         .target(
             name: "WorkoutProtocol",
-            dependencies: ["CZlib", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: [
+                "CZlib", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Generated/PROTO_CHECKSUM", "README.md"],
             swiftSettings: strictSettings
         ),
@@ -73,10 +86,12 @@ let package = Package(
         .target(
             name: "WorkoutServer",
             dependencies: [
-                "WorkoutCore", "WorkoutProtocol", "SystemCalls",
+                "WorkoutCore", "WorkoutProtocol", "SystemCalls", "WorkoutTLS",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -92,6 +107,8 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 // SHA-1 for the name-based (version 5) ids an import derives from its source.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The TLS engine on Linux; another platform adds its own engine behind the same seam.
+                .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
             ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -117,7 +134,7 @@ let package = Package(
         // Tests, one target per module.
         .target(
             name: "TestSupport",
-            dependencies: ["WorkoutProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["WorkoutProtocol", "WorkoutTLS", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
@@ -136,6 +153,11 @@ let package = Package(
         .target(
             name: "ProcessTestSupport",
             path: "Tests/ProcessTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WorkoutTLSTests",
+            dependencies: ["WorkoutTLS", "TestSupport", "WorkoutServer"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strictSettings),
@@ -198,7 +220,7 @@ let package = Package(
         .target(
             name: "WorkoutBenchKit",
             dependencies: [
-                "CLinuxEvents", "SystemCalls", "WorkoutCore", "WorkoutProtocol", "WorkoutServer",
+                "CLinuxEvents", "SystemCalls", "WorkoutCore", "WorkoutProtocol", "WorkoutServer", "WorkoutTLS",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

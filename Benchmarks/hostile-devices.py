@@ -2,6 +2,7 @@
 """Holds many hostile connections of one kind against a running workoutd and measures what they
 cost: the server's anonymous memory (RssAnon) and a well-behaved member's latency, before and
 during. Loopback only; hostile devices connect from 127.0.2.x, the member from 127.0.0.1.
+The server must serve plain TCP (`workoutd serve --transport plain`): these devices do not speak TLS.
 
 Kinds (the attacks of issue 15, each as a device that keeps reconnecting when dropped):
   announce-4mib   REQUEST header announcing 4 MiB before any session, then 4 MiB less 1 KiB

@@ -7,7 +7,8 @@
 #   WORKOUTD=path/to/workoutd Benchmarks/hostile.sh …   (a release build made elsewhere)
 #
 # Builds workoutd in release, makes an owner in a temporary data directory, starts the server
-# with its default settings, runs Benchmarks/hostile-devices.py once per kind.
+# with its default settings but in plain TCP (`--transport plain`: the devices speak the
+# protocol in the clear), runs Benchmarks/hostile-devices.py once per kind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-Benchmarks/results/$(date -u +%F)/hostile.json}"
@@ -24,7 +25,7 @@ trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$data"' EX
 password="hostile devices bench"
 echo "$password" | "$workoutd" create-owner --data-dir "$data/store" --email owner@bench.example \
     --first-name Owner --time-zone UTC --password-stdin >/dev/null
-"$workoutd" serve --data-dir "$data/store" --port 0 --log-level error >"$data/serve.log" 2>&1 &
+"$workoutd" serve --data-dir "$data/store" --port 0 --transport plain --log-level error >"$data/serve.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do grep -q 'serving on' "$data/serve.log" 2>/dev/null && break; sleep 0.1; done
 port="$(head -1 "$data/serve.log" | sed 's/.*://')"

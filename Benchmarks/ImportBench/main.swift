@@ -119,7 +119,10 @@ struct ImportBench: ParsableCommand {
             guard owner.terminationStatus == 0 else { throw ValidationError("workoutd create-owner failed") }
             let server = try EmbeddedServer(workoutd: workoutd, dataDirectory: data, workDirectory: work, connections: 4, importBatchesPerMinute: pace)
             defer { server.stop() }
-            let client = WorkoutClient(configuration: .init(address: .init(host: server.address.host, port: server.address.port), deviceName: "import-bench"))
+            // The embedded workoutd serves plain TCP on loopback (`--transport plain`).
+            let client = WorkoutClient(configuration: .init(
+                address: .init(host: server.address.host, port: server.address.port), deviceName: "import-bench",
+                transportSecurity: .plainTCP()))
             defer { client.close() }
             _ = try await client.login(email: "bench@example.com", password: "correct horse battery")
             let session = ImportSession(source: try ImportSources.open(path: file, format: .appleHealth), options: ImportOptions(recordsPerBatch: batch))

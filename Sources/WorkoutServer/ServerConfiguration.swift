@@ -1,3 +1,5 @@
+package import WorkoutTLS
+
 /// Where the server listens and the limits it keeps, each with a sane default.
 package struct ServerConfiguration: Sendable {
     /// The host to listen on: a name or numeric address; "localhost" listens on both
@@ -44,6 +46,12 @@ package struct ServerConfiguration: Sendable {
     package var readChunkSize = 64 << 10
     /// The server's name and version in ServerHello and Meta.Health.
     package var agent = "workoutd/0.1"
+    /// TLS with the server's identity (see ``ServerIdentity``), or `nil` for plain TCP, which
+    /// ``WorkoutServer/start()`` allows only on loopback unless ``allowsPlainTCP`` says so.
+    package var tls: TLSContext?
+    /// Whether plain TCP may listen beyond loopback (a TLS-terminating proxy in front, a
+    /// benchmark's comparison): the operator's explicit choice.
+    package var allowsPlainTCP = false
 
     /// The defaults.
     package init() {}

@@ -87,12 +87,17 @@ package final class WorkoutServer: Sendable {
     /// Binds every address of the configured host and starts accepting connections.
     ///
     /// - Returns: the addresses it listens on (with the real port when port 0 was asked for).
-    /// - Throws: ``SystemCallError`` when an address cannot be bound.
+    /// - Throws: ``SystemCallError`` when an address cannot be bound; ``PlainTCPNotAllowed``
+    ///   for plain TCP beyond loopback that the configuration does not allow.
     @discardableResult
     package func start() throws -> [SocketAddress] {
         let configuration = context.configuration
         var bound: [SocketAddress] = []
         var port = configuration.port
+        if configuration.tls == nil && !configuration.allowsPlainTCP {
+            let reachable = try SocketAddress.resolve(host: configuration.host, port: port).filter { !$0.isLoopback }
+            if !reachable.isEmpty { throw PlainTCPNotAllowed(addresses: reachable) }
+        }
         do {
             for address in try SocketAddress.resolve(host: configuration.host, port: port) {
                 let (descriptor, local) = try Socket.listen(on: address.with(port: port), backlog: configuration.backlog)
@@ -108,7 +113,10 @@ package final class WorkoutServer: Sendable {
             stopListening()
             throw error
         }
-        context.logger.info("listening", metadata: ["addresses": "\(bound.map(\.description).joined(separator: ", "))"])
+        context.logger.info("listening", metadata: [
+            "addresses": "\(bound.map(\.description).joined(separator: ", "))",
+            "transport": "\(configuration.tls == nil ? "plain TCP" : "TLS")",
+        ])
         return bound
     }
 

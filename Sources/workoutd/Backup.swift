@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Storage
 import WorkoutCore
+import WorkoutServer
 
 /// `workoutd backup`: a consistent, compacted copy of the store, taken while it is in use
 /// (liblmdb lets this process read the store beside a running server), in one of three forms:
@@ -17,8 +18,9 @@ struct Backup: ParsableCommand {
         abstract: "Back up the store while the server runs: into a directory, or as one archive file.",
         discussion: """
             `workoutd backup DIR` writes a plain copy (DIR/data.mdb). `--archive FILE` writes one \
-            compressed archive (a .tar.gz holding manifest.json and data.mdb, with the store's \
-            SHA-256). `--scheduled` writes workout-YYYYMMDDTHHMMSSZ.tar.gz into backup_dir (default \
+            compressed archive (a .tar.gz holding manifest.json, the server's key and certificate \
+            from identity/ and data.mdb, each with its SHA-256 in the manifest; the key is a \
+            secret: keep archives where only you can read them). `--scheduled` writes workout-YYYYMMDDTHHMMSSZ.tar.gz into backup_dir (default \
             <data_dir>/backups) and then keeps the newest archive of each of the last \
             backup_keep_daily days and backup_keep_weekly ISO weeks (UTC), deleting the other \
             scheduled archives there; `--prune` does only the second part. Restore any of them with \
@@ -65,7 +67,7 @@ struct Backup: ParsableCommand {
             try backUpIntoDirectory(directory)
         } else if let archive {
             try options.withHouseholdStore { store, dataDirectory in
-                let written = try StoreArchiving.write(store, to: archive)
+                let written = try StoreArchiving.write(store, dataDirectory: dataDirectory, to: archive)
                 print("Backed up \(dataDirectory) to \(written.path) (\(StoreArchiving.describe(written))).")
             }
         } else {
@@ -80,7 +82,7 @@ struct Backup: ParsableCommand {
                 try StoreArchiving.createBackupDirectory(backups)
                 try options.withHouseholdStore { store, dataDirectory in
                     let path = (backups as NSString).appendingPathComponent(BackupRetention.archiveName(at: Date()))
-                    let written = try StoreArchiving.write(store, to: path)
+                    let written = try StoreArchiving.write(store, dataDirectory: dataDirectory, to: path)
                     print("Backed up \(dataDirectory) to \(written.path) (\(StoreArchiving.describe(written))).")
                 }
             }
@@ -101,6 +103,14 @@ struct Backup: ParsableCommand {
             let summary = try store.store.backup(to: directory)
             let file = (URL(fileURLWithPath: summary.directory).standardizedFileURL.path as NSString).appendingPathComponent("data.mdb")
             print("Backed up \(dataDirectory) to \(file) (\(Display.size(bytes: summary.bytes))).")
+            if let identity = StoreArchiving.identity(in: dataDirectory) {
+                do {
+                    try ServerIdentity.store(identity, in: summary.directory)
+                } catch {
+                    throw CommandFailure(.store, "cannot copy the server's key: \(error)")
+                }
+                print("Copied the server's key (fingerprint \(identity.fingerprint)) to \(summary.directory)/\(ServerIdentity.folderName).")
+            }
         }
     }
 }

@@ -22,8 +22,11 @@ struct CheckConfig: ParsableCommand {
     @Option(help: ArgumentHelp("As `serve --port`.", valueName: "port"))
     var port: Int?
 
+    @Option(help: ArgumentHelp("As `serve --transport`.", valueName: "transport"))
+    var transport: ServeTransport?
+
     func run() throws {
-        let settings = try options.settings(host: host, port: port)
+        let settings = try options.settings(host: host, port: port, transport: transport)
         let server = Serve.serverConfiguration(settings)
         var rows: [[String]] = [["configuration file", settings.configFile ?? "(none: flags, WORKOUTD_* variables and defaults)"]]
         func seconds(_ duration: Duration) -> String {
@@ -34,6 +37,7 @@ struct CheckConfig: ParsableCommand {
         let values: [(String, String, Bool)] = [
             ("host", settings.host, true),
             ("port", "\(settings.port)", true),
+            ("transport", settings.transport.rawValue, settings.transportSetting != nil),
             ("data_dir", absolute(settings.dataDirectory), true),
             ("backup_dir", absolute(settings.backupDirectory), settings.backupDirectorySetting != nil),
             ("backup_keep_daily", "\(settings.backupKeepDaily)", true),

@@ -3,11 +3,12 @@ import Foundation
 /// Where `workoutd` serves and keeps its data, resolved from four sources, the first that
 /// gives a value winning, field by field:
 ///
-/// 1. command-line flags (`--host`, `--port`, `--data-dir`);
-/// 2. environment variables `WORKOUTD_HOST`, `WORKOUTD_PORT`, `WORKOUTD_DATA_DIR`
-///    (an empty variable counts as unset);
+/// 1. command-line flags (`--host`, `--port`, `--data-dir`, `--transport`);
+/// 2. environment variables `WORKOUTD_HOST`, `WORKOUTD_PORT`, `WORKOUTD_DATA_DIR`,
+///    `WORKOUTD_TRANSPORT` (an empty variable counts as unset);
 /// 3. the configuration file named by `--config FILE`, else by `WORKOUTD_CONFIG`;
-/// 4. the defaults: host `127.0.0.1`, port `7420`, data directory `./workout-data`.
+/// 4. the defaults: host `127.0.0.1`, port `7420`, data directory `./workout-data`,
+///    transport `tls`.
 ///
 /// The configuration file is one JSON object; every key is optional, an unknown key, a value
 /// of the wrong type or out of its bound is an error naming the file and the key
@@ -17,6 +18,7 @@ import Foundation
 /// {
 ///   "host": "0.0.0.0",
 ///   "port": 7420,
+///   "transport": "tls",
 ///   "data_dir": "/var/lib/workout",
 ///   "backup_dir": "/var/lib/workout/backups",
 ///   "backup_keep_daily": 7,
@@ -58,6 +60,8 @@ struct ServerSettings: Sendable, Equatable {
     static let hostVariable = "WORKOUTD_HOST"
     /// The environment variable giving the port.
     static let portVariable = "WORKOUTD_PORT"
+    /// The environment variable giving the transport.
+    static let transportVariable = "WORKOUTD_TRANSPORT"
 
     /// The address to listen on: an IPv4 or IPv6 literal or a host name.
     var host: String = ServerSettings.defaultHost
@@ -65,6 +69,8 @@ struct ServerSettings: Sendable, Equatable {
     var port: Int = ServerSettings.defaultPort
     /// The data directory holding the store.
     var dataDirectory: String = ServerSettings.defaultDataDirectory
+    /// The transport as a flag, variable or the file gives it; `nil`: ``transport``'s default.
+    var transportSetting: ServeTransport?
     /// The server's limits; `nil` fields mean the server's defaults.
     var limits = Limits()
     /// The configuration file that was read, if any.
@@ -75,6 +81,9 @@ struct ServerSettings: Sendable, Equatable {
     var backupKeepDaily = 7
     /// ISO weeks whose newest archive retention keeps.
     var backupKeepWeekly = 8
+
+    /// How the protocol is carried: `transport`, else TLS.
+    var transport: ServeTransport { transportSetting ?? ServeTransport.defaultValue }
 
     /// Where scheduled archives go: `backup_dir`, else `backups` in the data directory.
     var backupDirectory: String {
@@ -122,13 +131,19 @@ struct ServerSettings: Sendable, Equatable {
         var dataDirectory: String?
         /// `--config`.
         var configFile: String?
+        /// `--transport`.
+        var transport: ServeTransport?
 
         /// Flags as parsed.
-        init(host: String? = nil, port: Int? = nil, dataDirectory: String? = nil, configFile: String? = nil) {
+        init(
+            host: String? = nil, port: Int? = nil, dataDirectory: String? = nil, configFile: String? = nil,
+            transport: ServeTransport? = nil
+        ) {
             self.host = host
             self.port = port
             self.dataDirectory = dataDirectory
             self.configFile = configFile
+            self.transport = transport
         }
     }
 
@@ -156,6 +171,7 @@ struct ServerSettings: Sendable, Equatable {
             settings.configFile = path
             if let host = file.host { settings.host = try checkHost(host, source: "\"host\" in \(path)") }
             if let port = file.port { settings.port = try checkPort(port, source: "\"port\" in \(path)") }
+            if let transport = file.transport { settings.transportSetting = transport }
             func relativeToFile(_ directory: String) -> String {
                 directory.hasPrefix("/")
                     ? directory : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(directory)
@@ -180,9 +196,17 @@ struct ServerSettings: Sendable, Equatable {
         if let directory = variable(dataDirectoryVariable) {
             settings.dataDirectory = try checkDataDirectory(directory, source: dataDirectoryVariable)
         }
+        if let name = variable(transportVariable) {
+            guard let transport = ServeTransport(rawValue: name) else {
+                throw ConfigurationError(
+                    "\(transportVariable) must be \(ConfigurationKey.named("transport").bound.description) (got \"\(name)\")")
+            }
+            settings.transportSetting = transport
+        }
         if let host = flags.host { settings.host = try checkHost(host, source: "--host") }
         if let port = flags.port { settings.port = try checkPort(port, source: "--port") }
         if let directory = flags.dataDirectory { settings.dataDirectory = try checkDataDirectory(directory, source: "--data-dir") }
+        if let transport = flags.transport { settings.transportSetting = transport }
         return settings
     }
 
@@ -224,6 +248,7 @@ struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
 struct ConfigurationFile: Equatable {
     var host: String?
     var port: Int?
+    var transport: ServeTransport?
     var dataDirectory: String?
     var backupDirectory: String?
     var backupKeepDaily: Int?
@@ -262,6 +287,7 @@ struct ConfigurationFile: Equatable {
         var file = ConfigurationFile()
         file.host = try string(top["host"], key: "host", path: path)
         file.port = try integer(top["port"], key: "port", path: path, minimum: 0)
+        file.transport = try choice(top["transport"], key: "transport", path: path).flatMap(ServeTransport.init(rawValue:))
         file.dataDirectory = try string(top["data_dir"], key: "data_dir", path: path)
         file.backupDirectory = try string(top["backup_dir"], key: "backup_dir", path: path)
         file.backupKeepDaily = try bounded(top["backup_keep_daily"], key: "backup_keep_daily", path: path)
@@ -339,6 +365,17 @@ struct ConfigurationFile: Equatable {
                 "\"\(key)\" in \(path) must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(describe(value)))")
         }
         return integer
+    }
+
+    /// One of the words ``ConfigurationKey`` allows `key`.
+    private static func choice(_ value: Any?, key: String, path: String) throws(ConfigurationError) -> String? {
+        guard case .choice(let words) = ConfigurationKey.named(key).bound else { preconditionFailure("\(key) is not a choice") }
+        guard let value, !(value is NSNull) else { return nil }
+        guard let word = value as? String, words.contains(word) else {
+            throw ConfigurationError(
+                "\"\(key)\" in \(path) must be \(ConfigurationKey.named(key).bound.description) (got \(describe(value)))")
+        }
+        return word
     }
 
     /// A number of seconds within the bound ``ConfigurationKey`` gives `key`.

@@ -15,6 +15,8 @@ struct ConfigurationKey: Sendable {
         case count(ClosedRange<Int>)
         /// A number of seconds in the range, the lower end excluded when it is 0.
         case seconds(ClosedRange<Double>)
+        /// One of these words.
+        case choice([String])
 
         /// The bound as people read it: "1 to 65536", "above 0, at most 60 s".
         var description: String {
@@ -25,6 +27,10 @@ struct ConfigurationKey: Sendable {
                 range.lowerBound == 0
                     ? "above 0, at most \(Self.number(range.upperBound)) s"
                     : "\(Self.number(range.lowerBound)) to \(Self.number(range.upperBound)) s"
+            case .choice(let words):
+                words.count < 2
+                    ? words.joined()
+                    : words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
             }
         }
 
@@ -51,6 +57,8 @@ struct ConfigurationKey: Sendable {
                          summary: "the address to listen on: an IP literal or host name; \"0.0.0.0\" or \"::\" for every interface"),
         ConfigurationKey(name: "port", bound: .count(0...65535), defaultValue: "7420",
                          summary: "the TCP port (0: any free port)"),
+        ConfigurationKey(name: "transport", bound: .choice(ServeTransport.names), defaultValue: ServeTransport.defaultValue.rawValue,
+                         summary: "tls: TLS with the server's own key (made in <data_dir>/identity on first start); plain: plain TCP, loopback only; plain-network: plain TCP on every address (behind a TLS proxy of your own)"),
         ConfigurationKey(name: "data_dir", bound: .text, defaultValue: "./workout-data",
                          summary: "the data directory (relative: to the configuration file's directory)"),
         ConfigurationKey(name: "backup_dir", bound: .text, defaultValue: "<data_dir>/backups",

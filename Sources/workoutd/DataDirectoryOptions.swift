@@ -25,14 +25,17 @@ struct DataDirectoryOptions: ParsableArguments {
     /// - Parameters:
     ///   - host: `--host`, if the command has it and it was given.
     ///   - port: `--port`, likewise.
+    ///   - transport: `--transport`, likewise.
     ///   - environment: the environment to read `WORKOUTD_*` from.
     /// - Throws: ``CommandFailure`` (bad input) for a bad flag, variable or file.
     func settings(
-        host: String? = nil, port: Int? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+        host: String? = nil, port: Int? = nil, transport: ServeTransport? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ServerSettings {
         do throws(ConfigurationError) {
             return try ServerSettings.resolve(
-                flags: ServerSettings.Flags(host: host, port: port, dataDirectory: dataDirectory, configFile: configFile),
+                flags: ServerSettings.Flags(
+                    host: host, port: port, dataDirectory: dataDirectory, configFile: configFile, transport: transport),
                 environment: environment)
         } catch {
             throw CommandFailure(.badInput, error.message)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WorkoutServer
 import Foundation
 import WorkoutCore
 import WorkoutProtocol
@@ -59,10 +60,14 @@ struct Invite: ParsableCommand {
     }
 
     func run() throws {
-        try options.withHouseholdStore { store, _ in
+        try options.withHouseholdStore { store, directory in
             let created = try store.createInviteLocally(role: role.wire, expiresInSeconds: UInt32(expiresIn ?? 0), note: note)
             let lifetimeSeconds = Int((created.invite.expiresAtMs - created.invite.createdAtMs) / 1000)
             print("Invite code: \(created.code)")
+            // The code with the server's key: whoever registers with it never compares fingerprints.
+            if let identity = try? ServerIdentity.load(from: directory) {
+                print("With key:    \(created.code)@\(identity.fingerprint.description.filter { $0 != "-" })")
+            }
             print("Role:        \(role.rawValue)")
             print("Expires:     \(Display.time(milliseconds: created.invite.expiresAtMs)) (in \(Display.duration(seconds: lifetimeSeconds)))")
             if !note.isEmpty { print("Note:        \(note)") }

@@ -28,12 +28,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port (default: $WORKOUTD_PORT, else the file's, else 7420); 0 picks a free one.", valueName: "port"))
     var port: Int?
 
+    @Option(help: ArgumentHelp("tls, plain (plain TCP, loopback only) or plain-network (plain TCP on every address: behind your own TLS proxy); default: $WORKOUTD_TRANSPORT, else the file's, else tls.", valueName: "transport"))
+    var transport: ServeTransport?
+
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default: $WORKOUTD_LOG_LEVEL, else info).", valueName: "level"))
     var logLevel: String?
 
     func run() async throws {
         returnLargeBlocksToTheSystem()
-        let settings = try options.settings(host: host, port: port)
+        let settings = try options.settings(host: host, port: port, transport: transport)
         let levelName = logLevel ?? ProcessInfo.processInfo.environment["WORKOUTD_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelName) else {
             throw CommandFailure(.badInput, "unknown log level \(levelName)")
@@ -44,13 +47,26 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "workoutd")
-        let configuration = Self.serverConfiguration(settings)
+        var configuration = Self.serverConfiguration(settings)
+        let transport = settings.transport
+        configuration.allowsPlainTCP = transport == .plainNetwork
         try FileDescriptorLimit.raise(toFit: configuration.maxConnections, logger: logger)
         let notifier = SystemdNotifier()
         try DataDirectoryOwner.check(settings.dataDirectory)
         try await DataDirectoryLock.withLock(dataDirectory: settings.dataDirectory) { _ in
             if let upgrade = try StoreUpgrade.prepare(dataDirectory: settings.dataDirectory, backupDirectory: settings.backupDirectory) {
                 logger.notice("\(StoreUpgrade.describe(upgrade))")
+            }
+            var fingerprint: String?
+            if transport == .tls {
+                do {
+                    let (identity, created) = try ServerIdentity.loadOrCreate(in: settings.dataDirectory)
+                    configuration.tls = try identity.makeTLSContext()
+                    fingerprint = identity.fingerprint.description
+                    logger.notice("TLS key fingerprint: \(identity.fingerprint)\(created ? " (a new key, made now)" : "")")
+                } catch {
+                    throw CommandFailure(.store, "cannot set up TLS: \(error)")
+                }
             }
             let household = try HouseholdStore(directory: settings.dataDirectory, configuration: Self.householdConfiguration(settings))
             let server = WorkoutServer(configuration: configuration, household: household, logger: logger)
@@ -65,6 +81,11 @@ struct Serve: AsyncParsableCommand {
             let dataDirectory = URL(fileURLWithPath: settings.dataDirectory).standardizedFileURL.path
             print("workoutd \(WorkoutServer.version): serving on \(addresses.map(\.description).joined(separator: ", "))")
             print("data directory: \(dataDirectory)")
+            if let fingerprint {
+                print("TLS key fingerprint: \(fingerprint)")
+            } else {
+                print("transport: plain TCP, not encrypted")
+            }
             if (try? household.listMembersLocally().isEmpty) == true {
                 let location = settings.configFile.map { "--config \($0)" } ?? "--data-dir \(settings.dataDirectory)"
                 print("no members yet: create the owner with `workoutd create-owner \(location) --email you@example.com --first-name You`")
@@ -182,4 +203,3 @@ final class ShutdownSignals: @unchecked Sendable {
 private func returnLargeBlocksToTheSystem() {
     _ = workout_memory_set_mmap_threshold(1 << 20)
 }
-

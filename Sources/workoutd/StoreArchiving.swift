@@ -9,16 +9,44 @@ import Glibc
 /// What `backup`, `serve` (before a migration) and `restore` share about archive files: who
 /// writes them, how they are described, and retention in a backup directory.
 enum StoreArchiving {
-    /// Writes an archive of `store` at `path`, naming this server's version and host.
+    /// Writes an archive of `store` at `path`, naming this server's version and host, with the
+    /// server identity of `dataDirectory` beside the store (``identityFiles(in:)``).
     ///
-    /// - Throws: ``StorageError`` from ``BackupArchive/write(from:to:serverVersion:host:now:level:)``.
-    static func write(_ store: HouseholdStore, to path: String) throws -> BackupArchive.Written {
-        try BackupArchive.write(from: store.store, to: path, serverVersion: WorkoutServer.version, host: hostName())
+    /// - Throws: ``StorageError`` from ``BackupArchive/write(from:to:serverVersion:host:now:level:files:)``.
+    static func write(_ store: HouseholdStore, dataDirectory: String, to path: String) throws -> BackupArchive.Written {
+        try BackupArchive.write(
+            from: store.store, to: path, serverVersion: WorkoutServer.version, host: hostName(),
+            files: identityFiles(in: dataDirectory))
     }
 
-    /// `1.2 MiB, 1234567 bytes; store 4.0 MiB, schema version 1, 14600 workouts, 43800 meals`.
+    /// The files of the server identity in `dataDirectory` (its key mode 0600), for an archive;
+    /// none when there is no identity yet (see ``identity(in:)``).
+    static func identityFiles(in dataDirectory: String) -> [BackupArchive.File] {
+        identity(in: dataDirectory)?.backupFiles ?? []
+    }
+
+    /// The server identity in `dataDirectory` for a backup, or `nil` when there is none yet.
+    /// One that does not load (a key readable by others, a damaged file) is left out with a
+    /// warning: the store's backup matters more, and `serve` refuses such an identity anyway.
+    static func identity(in dataDirectory: String) -> ServerIdentity? {
+        do {
+            return try ServerIdentity.load(from: dataDirectory)
+        } catch {
+            StandardError.print("workoutd: warning: the backup does not carry the server's key: \(error)")
+            return nil
+        }
+    }
+
+    /// `1.2 MiB, 1234567 bytes; store 4.0 MiB, schema version 1, 14600 workouts, 43800 meals`,
+    /// and the server key it carries.
     static func describe(_ written: BackupArchive.Written) -> String {
-        "\(Display.size(bytes: written.archiveBytes)); " + describe(written.manifest)
+        "\(Display.size(bytes: written.archiveBytes)); " + describe(written.manifest) + "; " + describeIdentity(written.manifest)
+    }
+
+    /// Whether a manifest lists the server's key: "with the server's key" or "without …".
+    static func describeIdentity(_ manifest: BackupManifest) -> String {
+        (manifest.files ?? []).contains { $0.name == ServerIdentity.keyEntryName }
+            ? "with the server's key (\(ServerIdentity.folderName)/)" : "without a server key"
     }
 
     /// A manifest in one line: store size, schema version, main record counts.

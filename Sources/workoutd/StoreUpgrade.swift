@@ -36,7 +36,8 @@ enum StoreUpgrade {
         let path = (backupDirectory as NSString).appendingPathComponent("\(stamp)-before-schema-\(known).tar.gz")
         let archive = try BackupArchive.write(
             storeIn: dataDirectory, schema: HouseholdSchema.schema, to: path,
-            serverVersion: WorkoutServer.version, host: StoreArchiving.hostName())
+            serverVersion: WorkoutServer.version, host: StoreArchiving.hostName(),
+            files: StoreArchiving.identityFiles(in: dataDirectory))
         return Outcome(fromVersion: inspection.schemaVersion, archive: archive)
     }
 

@@ -43,6 +43,8 @@ struct Workoutd: AsyncParsableCommand {
             Backup.self,
             Restore.self,
             CheckConfig.self,
+            Fingerprint.self,
+            RotateKey.self,
             Catalog.self,
         ],
         defaultSubcommand: Serve.self

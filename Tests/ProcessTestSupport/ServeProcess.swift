@@ -20,16 +20,18 @@ package final class ServeProcess: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - dataDirectory: The data directory (a household with an owner, usually).
+    ///   - transport: `--transport`: `plain` (loopback; what most process tests speak) or `tls`.
     ///   - extra: More arguments for `workoutd serve` (`--config FILE`).
     /// - Throws: ``ServeProcessError`` when the binary is missing or the server did not report
     ///   its address.
-    package init(dataDirectory: String, arguments extra: [String] = []) throws {
+    package init(dataDirectory: String, transport: String = "plain", arguments extra: [String] = []) throws {
         guard let binary = BuiltProduct.path(named: "workoutd", override: "WORKOUTD_BINARY") else {
             throw ServeProcessError(output: "the workoutd binary was not found next to the tests; set WORKOUTD_BINARY")
         }
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--data-dir", dataDirectory, "--port", "0", "--log-level", "warning"] + extra
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
+            .merging(["WORKOUTD_TRANSPORT": transport]) { _, new in new }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
@@ -48,7 +50,11 @@ package final class ServeProcess: @unchecked Sendable {
             throw ServeProcessError(output: text)
         }
         self.port = port
+        self.banner = text
     }
+
+    /// What the server printed first (its address line, and what came in the same read).
+    package let banner: String
 
     /// Sends `signal` and waits (at most 30 s, then it is terminated) for the process to end.
     ///

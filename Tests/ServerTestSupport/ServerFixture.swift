@@ -31,8 +31,21 @@ package func makeServer(household: HouseholdStore, configure: (inout ServerConfi
     return WorkoutServer(configuration: configuration, household: household, logger: logger)
 }
 
+/// The identity of the test servers that speak TLS (one per test process: keys are made once).
+package let testServerIdentity: ServerIdentity = {
+    do {
+        return try ServerIdentity.generate().0
+    } catch {
+        fatalError("cannot make the test server's identity: \(error)")
+    }
+}()
+
 /// Runs `body` with a real server on an ephemeral loopback port over a fresh store.
+///
+/// - Parameter tls: Serve over TLS (with ``testServerIdentity``); a ``TestConnection`` to the
+///   port then speaks TLS too.
 package func withServer<R>(
+    tls: Bool = false,
     configure: (inout ServerConfiguration) -> Void = { _ in },
     durable: Bool = false,
     _ body: (WorkoutServer, HouseholdStore, Int) async throws -> R
@@ -40,8 +53,14 @@ package func withServer<R>(
     try await withTemporaryDirectory { directory in
         let household = try openHousehold(at: directory, durable: durable)
         _ = try household.createOwner(email: ownerEmail, password: ownerPassword, firstName: "Olga", timeZone: "Europe/Berlin")
-        let server = makeServer(household: household, configure: configure)
+        let context = tls ? try testServerIdentity.makeTLSContext() : nil
+        let server = makeServer(household: household) { configuration in
+            configuration.tls = context
+            configure(&configuration)
+        }
         let addresses = try server.start()
+        if tls { TLSPorts.insert(addresses[0].port) }
+        defer { if tls { TLSPorts.remove(addresses[0].port) } }
         do {
             let result = try await body(server, household, addresses[0].port)
             await server.shutdown(gracePeriod: .seconds(2))

@@ -1,6 +1,7 @@
 import Foundation
 package import SwiftProtobuf
 package import WorkoutProtocol
+import WorkoutTLS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,8 @@ package final class TestConnection: @unchecked Sendable {
     package private(set) var serverHello: Workout_V1_ServerHello?
     /// Frames read while looking for another one, handed out first by ``readFrame()``.
     private var backlog: [Frame] = []
+    /// The TLS session, when the port is one of ``TLSPorts``.
+    private var tls: TLSSession?
 
     package struct Failure: Error, CustomStringConvertible {
         package let status: StatusCode
@@ -71,6 +74,9 @@ package final class TestConnection: @unchecked Sendable {
         setTimeout(timeout)
         var yes: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if TLSPorts.contains(port) {
+            tls = try Self.handshakeTLS(on: descriptor)
+        }
     }
 
     deinit { Glibc.close(descriptor) }
@@ -83,6 +89,14 @@ package final class TestConnection: @unchecked Sendable {
 
     /// Sends raw bytes.
     package func write(_ bytes: [UInt8]) throws {
+        if let tls {
+            var offset = 0
+            while offset < bytes.count {
+                offset += try bytes[offset...].withUnsafeBytes { try tls.writePlaintext($0) }
+                try Self.sendCiphertext(tls, descriptor)
+            }
+            return
+        }
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -103,6 +117,23 @@ package final class TestConnection: @unchecked Sendable {
     /// ``TimedOut`` when nothing arrives within the timeout.
     private func fill() throws {
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        if let tls {
+            while true {
+                let count: Int
+                do {
+                    count = try buffer.withUnsafeMutableBytes { try tls.readPlaintext(into: $0) }
+                } catch {
+                    throw Closed()  // a TLS failure ends the connection as a reset would
+                }
+                if count > 0 {
+                    decoder.append(Array(buffer[..<count]))
+                    return
+                }
+                if tls.peerClosed { throw Closed() }
+                try Self.receiveCiphertext(tls, descriptor)
+                try Self.sendCiphertext(tls, descriptor)
+            }
+        }
         let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         if count > 0 {
             decoder.append(Array(buffer[..<count]))

@@ -13,7 +13,7 @@ struct ConnectionTests {
             configuration: .init(
                 address: server.address, deviceName: "test", connectTimeout: .seconds(2), callTimeout: .seconds(10),
                 reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100), maximumAttempts: 3),
-                maximumRetries: retries),
+                maximumRetries: retries, transportSecurity: .plainTCP()),
             sessionToken: token)
     }
 
@@ -263,7 +263,7 @@ struct ConnectionTests {
     func unreachable() async throws {
         let port = try ScriptedServer().port  // closed again at once: nothing listens there
         let client = WorkoutClient(configuration: .init(
-            address: ServerAddress(host: "127.0.0.1", port: port), reconnect: .interactive))
+            address: ServerAddress(host: "127.0.0.1", port: port), reconnect: .interactive, transportSecurity: .plainTCP()))
         let started = ContinuousClock.now
         let error = await failure { _ = try await client.health() }
         #expect(error?.code == .unavailable)

@@ -37,7 +37,9 @@ struct LargeDayTests {
     /// A client of `live` announcing `maxFrameSize`, signed in as the owner.
     static func client(_ live: LiveServer, maxFrameSize: Int) async throws -> WorkoutClient {
         let client = WorkoutClient(
-            configuration: .init(address: live.address, deviceName: "frame \(maxFrameSize)", callTimeout: .seconds(120), maxFrameSize: maxFrameSize))
+            configuration: .init(
+                address: live.address, deviceName: "frame \(maxFrameSize)", callTimeout: .seconds(120),
+                transportSecurity: .plainTCP(), maxFrameSize: maxFrameSize))
         _ = try await client.login(email: ownerEmail, password: ownerPassword)
         return client
     }

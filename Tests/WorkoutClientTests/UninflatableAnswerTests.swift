@@ -15,7 +15,7 @@ struct UninflatableAnswerTests {
             configuration: .init(
                 address: server.address, deviceName: "test", connectTimeout: .seconds(2), callTimeout: .seconds(10),
                 reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100), maximumAttempts: 3),
-                maximumRetries: 3))
+                maximumRetries: 3, transportSecurity: .plainTCP()))
     }
 
     @Test("A bad zlib body is INVALID_ARGUMENT, one over the cap RESOURCE_EXHAUSTED; the connection stays")

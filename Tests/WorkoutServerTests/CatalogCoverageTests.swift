@@ -8,7 +8,7 @@ import WorkoutServer
 
 /// Every method of the catalog, called through a real connection on loopback, with its
 /// success and its main error statuses.
-@Suite("Catalog coverage over real connections")
+@Suite("Catalog coverage over real connections, in plain TCP and in TLS")
 struct CatalogCoverageTests {
     /// One call expected to fail: what is sent, and the status (and field) it must get.
     struct ErrorCase {
@@ -50,9 +50,9 @@ struct CatalogCoverageTests {
         }
     }
 
-    @Test("Every method that needs a session answers UNAUTHENTICATED without one, streams with a STREAM_END")
-    func unauthenticatedWithoutSession() async throws {
-        try await withServer { _, _, port in
+    @Test("Every method that needs a session answers UNAUTHENTICATED without one, streams with a STREAM_END", arguments: [false, true])
+    func unauthenticatedWithoutSession(tls: Bool) async throws {
+        try await withServer(tls: tls) { _, _, port in
             try await blocking {
                 let connection = try TestConnection(port: port)
                 try connection.handshake()
@@ -70,9 +70,9 @@ struct CatalogCoverageTests {
         }
     }
 
-    @Test("Every admin method answers PERMISSION_DENIED to a member")
-    func permissionDeniedForMembers() async throws {
-        try await withServer { _, _, port in
+    @Test("Every admin method answers PERMISSION_DENIED to a member", arguments: [false, true])
+    func permissionDeniedForMembers(tls: Bool) async throws {
+        try await withServer(tls: tls) { _, _, port in
             try await blocking {
                 let owner = try TestConnection.owner(port: port)
                 let (member, _) = try TestConnection.member(port: port, invitedBy: owner, email: "mia@example.com")
@@ -106,9 +106,9 @@ struct CatalogCoverageTests {
         }
     }
 
-    @Test("Unknown methods, undecodable bodies, bad fields and other members' ids get their statuses and the connection stays open")
-    func callErrors() async throws {
-        try await withServer { _, _, port in
+    @Test("Unknown methods, undecodable bodies, bad fields and other members' ids get their statuses and the connection stays open", arguments: [false, true])
+    func callErrors(tls: Bool) async throws {
+        try await withServer(tls: tls) { _, _, port in
             try await blocking {
                 let owner = try TestConnection.owner(port: port)
                 let (member, _) = try TestConnection.member(port: port, invitedBy: owner, email: "mia@example.com")
@@ -188,9 +188,9 @@ struct CatalogCoverageTests {
         }
     }
 
-    @Test("Every method of the catalog succeeds, and Stats and DescribeCatalog account for all of them")
-    func everyMethodSucceeds() async throws {
-        try await withServer { _, _, port in
+    @Test("Every method of the catalog succeeds, and Stats and DescribeCatalog account for all of them", arguments: [false, true])
+    func everyMethodSucceeds(tls: Bool) async throws {
+        try await withServer(tls: tls) { _, _, port in
             try await blocking {
                 var called: Set<UInt32> = []
                 func note<Request, Response>(_ method: RPCMethod<Request, Response>) { called.insert(method.number) }
@@ -487,9 +487,9 @@ struct CatalogCoverageTests {
         }
     }
 
-    @Test("Watch sends the backlog up to caught_up, then a live event when another connection of the member logs a workout")
-    func watchCatchUpThenLive() async throws {
-        try await withServer { _, _, port in
+    @Test("Watch sends the backlog up to caught_up, then a live event when another connection of the member logs a workout", arguments: [false, true])
+    func watchCatchUpThenLive(tls: Bool) async throws {
+        try await withServer(tls: tls) { _, _, port in
             try await blocking {
                 let watcher = try TestConnection.owner(port: port)
                 let phone = try TestConnection.owner(port: port)
@@ -548,10 +548,10 @@ struct CatalogCoverageTests {
     /// Chunks are cut to the frame size the client announced (PROTOCOL.md 22): a 64 KiB client
     /// gets ~400 KB of meals in chunks that fit, not RESOURCE_EXHAUSTED.
     @Test("Export streams chunks (the first with the profile) that fit the client's frames, then STREAM_END OK",
-          arguments: [UInt32(0), 65_536])
-    func exportStreamsChunks(clientMaxFrameSize: UInt32) async throws {
+          arguments: [(UInt32(0), false), (65_536, false), (65_536, true)])
+    func exportStreamsChunks(clientMaxFrameSize: UInt32, tls: Bool) async throws {
         let frameLimit = clientMaxFrameSize == 0 ? 256 << 10 : Int(clientMaxFrameSize)
-        try await withServer { _, _, port in
+        try await withServer(tls: tls) { _, _, port in
             try await blocking {
                 let owner = try TestConnection.owner(port: port, acceptsCompressed: false, maxFrameSize: clientMaxFrameSize)
                 var ids: Set<Data> = []

@@ -14,7 +14,7 @@ struct CheckConfigTests {
             #expect(result.status == 0, "\(result)")
             let lines = result.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
             for expected in [
-                "configuration file \(path)/w.json", "host 0.0.0.0", "port 7500", "data_dir \(path)/data",
+                "configuration file \(path)/w.json", "host 0.0.0.0", "port 7500", "transport tls (default)", "data_dir \(path)/data",
                 "backup_dir \(path)/data/backups (default)", "backup_keep_daily 7", "backup_keep_weekly 8",
                 "limits.max_connections 200", "limits.max_connections_per_address 256 (default)",
                 "limits.shutdown_grace_seconds 10 (default)", "limits.import_batches_per_minute 120 (default)", "store none yet (created on the first start or by create-owner)",
@@ -36,6 +36,27 @@ struct CheckConfigTests {
             // serve refuses the same file the same way, before it opens anything.
             let serve = try WorkoutdProcess.run(["serve", "--config", path + "/w.json", "--port", "0"])
             #expect(serve.status == 1 && serve.error.contains("\"limits.shutdown_grace_seconds\""), "\(serve)")
+        }
+    }
+
+    @Test("A bad transport is refused by check-config and serve, naming the key and its values; a good one is printed")
+    func transport() throws {
+        try withTemporaryDirectory { path in
+            try Data(#"{"transport": "plaintext", "data_dir": "d"}"#.utf8).write(to: URL(fileURLWithPath: path + "/w.json"))
+            let expected = "\"transport\" in \(path)/w.json must be tls, plain or plain-network (got \"plaintext\")"
+            let check = try WorkoutdProcess.run(["check-config", "--config", path + "/w.json"])
+            #expect(check.status == 1 && check.error == "workoutd: error: \(expected)\n", "\(check)")
+            let serve = try WorkoutdProcess.run(["serve", "--config", path + "/w.json", "--port", "0"])
+            #expect(serve.status == 1 && serve.error.contains(expected), "\(serve)")
+            #expect(!FileManager.default.fileExists(atPath: path + "/d"), "nothing is created for a bad configuration")
+
+            try Data(#"{"transport": "plain-network", "data_dir": "d"}"#.utf8).write(to: URL(fileURLWithPath: path + "/w.json"))
+            let good = try WorkoutdProcess.run(["check-config", "--config", path + "/w.json"])
+            let lines = good.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+            #expect(good.status == 0 && lines.contains("transport plain-network"), "\(good)")
+            let flag = try WorkoutdProcess.run(["check-config", "--config", path + "/w.json", "--transport", "tls"])
+            let flagLines = flag.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+            #expect(flag.status == 0 && flagLines.contains("transport tls"), "--transport wins over the file: \(flag)")
         }
     }
 

@@ -27,6 +27,7 @@ struct ServerSettingsTests {
         #expect(settings.dataDirectory == "./workout-data")
         #expect(settings.limits == ServerSettings.Limits())
         #expect(settings.configFile == nil)
+        #expect(settings.transport == .tls && settings.transportSetting == nil)
     }
 
     @Test("The file's values replace the defaults, limits included")
@@ -75,6 +76,22 @@ struct ServerSettingsTests {
         #expect(mixed.dataDirectory == "/tmp/w")
     }
 
+    @Test("transport: the flag over WORKOUTD_TRANSPORT over the file's key over tls")
+    func transport() throws {
+        let files = Self.reader(["/c.json": #"{"transport": "plain-network"}"#])
+        let file = try ServerSettings.resolve(flags: .init(configFile: "/c.json"), environment: [:], readFile: files)
+        #expect(file.transport == .plainNetwork)
+        let variable = try ServerSettings.resolve(
+            flags: .init(configFile: "/c.json"), environment: ["WORKOUTD_TRANSPORT": "plain"], readFile: files)
+        #expect(variable.transport == .plain)
+        let flag = try ServerSettings.resolve(
+            flags: .init(configFile: "/c.json", transport: .tls), environment: ["WORKOUTD_TRANSPORT": "plain"], readFile: files)
+        #expect(flag.transport == .tls && flag.transportSetting == .tls)
+        let empty = try ServerSettings.resolve(
+            flags: .init(), environment: ["WORKOUTD_TRANSPORT": ""], readFile: files)
+        #expect(empty.transport == .tls && empty.transportSetting == nil)
+    }
+
     @Test("An empty variable counts as unset")
     func emptyVariables() throws {
         let settings = try ServerSettings.resolve(
@@ -107,6 +124,10 @@ struct ServerSettingsTests {
         (#"{"backup_keep_daily": 0}"#, [:], "\"backup_keep_daily\" in /c.json must be a whole number from 1 to 366 (got 0)"),
         (#"{"backup_keep_weekly": -1}"#, [:], "\"backup_keep_weekly\" in /c.json must be a whole number from 0 to 520 (got -1)"),
         (#"{"backup_dir": 3}"#, [:], "\"backup_dir\" in /c.json must be a string"),
+        (#"{"transport": "ssl"}"#, [:], "\"transport\" in /c.json must be tls, plain or plain-network (got \"ssl\")"),
+        (#"{"transport": true}"#, [:], "\"transport\" in /c.json must be tls, plain or plain-network (got true)"),
+        (#"{"transport": "TLS"}"#, [:], "\"transport\" in /c.json must be tls, plain or plain-network (got \"TLS\")"),
+        ("{}", ["WORKOUTD_TRANSPORT": "none"], "WORKOUTD_TRANSPORT must be tls, plain or plain-network (got \"none\")"),
         (#"{"limits": {"idle_timeout_seconds": "5"}}"#, [:], "\"limits.idle_timeout_seconds\" in /c.json must be a number of seconds"),
         (#"{"limits": []}"#, [:], "\"limits\" in /c.json must be a JSON object"),
         (#"["host"]"#, [:], "must hold a JSON object"),

@@ -70,7 +70,7 @@ struct SystemdNotifyTests {
             let socket = try NotifySocket(address: path + "/notify")
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try #require(WorkoutdProcess.binary))
-            process.arguments = ["serve", "--data-dir", data, "--port", "0", "--log-level", "warning"]
+            process.arguments = ["serve", "--data-dir", data, "--port", "0", "--log-level", "warning", "--transport", "plain"]
             var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
             environment["NOTIFY_SOCKET"] = path + "/notify"
             process.environment = environment

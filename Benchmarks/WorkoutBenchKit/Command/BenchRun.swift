@@ -36,7 +36,7 @@ struct BenchRun {
         }
         if let server = command.server, let address = ServerAddress(parsing: server) {
             let outcome = try drive(plan: plan, address: address)
-            return try finish(report(outcome, plan: plan, server: address.description, preloadSeconds: nil))
+            return try finish(report(outcome, plan: plan, server: address.description + (command.tls ? " (TLS)" : ""), preloadSeconds: nil))
         }
         let workoutd = try command.workoutd ?? WorkoutdLocator.besideThisExecutable() ?? {
             throw BenchFailure("no workoutd next to workout-bench; build it (swift build -c release --product workoutd) or pass --workoutd PATH")
@@ -53,7 +53,7 @@ struct BenchRun {
             say("preload: \(summary.records) records for \(plan.members) members in \(String(format: "%.1f", summary.seconds)) s (\(summary.commits) commits)")
         }
         let server = try EmbeddedServer(
-            workoutd: workoutd, dataDirectory: dataDirectory, workDirectory: workDirectory, connections: held)
+            workoutd: workoutd, dataDirectory: dataDirectory, workDirectory: workDirectory, connections: held, tls: command.tls)
         let outcome: LoadOutcome
         do {
             say("workoutd (pid \(server.processIdentifier)) listening on \(server.address)")
@@ -63,7 +63,7 @@ struct BenchRun {
             throw error
         }
         if !server.stop() { say("workoutd did not stop within 15 s of SIGTERM and was killed") }
-        return try finish(report(outcome, plan: plan, server: "embedded", preloadSeconds: preloadSeconds))
+        return try finish(report(outcome, plan: plan, server: command.tls ? "embedded (TLS)" : "embedded", preloadSeconds: preloadSeconds))
     }
 
     private func preload(_ plan: DataPlan, into directory: String) throws -> Preloader.Summary {
@@ -79,6 +79,7 @@ struct BenchRun {
             idleConnections: command.idleConnections, plan: plan, askServerStats: !command.noServerStats,
             acceptsCompression: command.compression, connectAuthentication: command.connectAuthentication,
             probePreloadedDay: plan.days > 0, setupTimeoutSeconds: command.setupTimeout)
+        settings.tls = command.tls
         if let minutes = command.soak { settings.makeSoak(minutes: minutes) }
         let bodies = try RequestBodies(plan: plan, membersUsed: settings.membersUsed)
         let quiet = command.quiet

@@ -69,6 +69,9 @@ package struct WorkoutBenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Every account's password.", valueName: "password"))
     package var password = DataPlan.defaultPassword
 
+    @Flag(help: "Speak TLS to the server (the embedded one then serves TLS; its key is not pinned: this measures TLS's cost).")
+    var tls = false
+
     @Flag(name: .customLong("no-server-stats"), help: "Do not log in as the admin nor ask Admin.Stats (no server figures).")
     package var noServerStats = false
 

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import SwiftProtobuf
 import WorkoutProtocol
+import WorkoutTLS
 
 /// One TCP connection of the load generator: a non-blocking socket, its handshake, the calls
 /// in flight, one receive buffer and one send batch, both reused for the life of the object.
@@ -105,7 +106,18 @@ final class LoadConnection {
     ///   - maxCallsInFlight: The most calls it will have in flight.
     ///   - receiveCapacity: The receive buffer's starting size (it grows for larger frames).
     ///   - acceptsCompression: Whether its HELLO lets the server compress responses.
-    init(token: Int, role: Role, member: Int, maxCallsInFlight: Int, receiveCapacity: Int, acceptsCompression: Bool) {
+    /// The TLS settings, or `nil` for plain TCP.
+    private let tlsContext: TLSContext?
+    /// This socket's TLS session (made in ``finishConnect()``).
+    private var tls: TLSSession?
+    /// Ciphertext read from the socket, before OpenSSL takes it.
+    private var ciphertext: [UInt8] = []
+
+    init(
+        token: Int, role: Role, member: Int, maxCallsInFlight: Int, receiveCapacity: Int, acceptsCompression: Bool,
+        tls: TLSContext? = nil
+    ) {
+        self.tlsContext = tls
         self.token = token
         self.role = role
         self.member = member
@@ -163,6 +175,7 @@ final class LoadConnection {
         outboundOffset = 0
         receive.consume(receive.unreadCount)
         handshakeDecoder = FrameDecoder(role: .client)
+        tls = nil
     }
 
     /// Finishes a connect the poller reported writable, and queues the preface and HELLO.
@@ -181,13 +194,18 @@ final class LoadConnection {
         hello.acceptsCompressed = acceptsCompression
         let body: [UInt8] = try hello.serializedBytes()
         try encoder.append(.hello, callID: 0, body: body, to: &outbound)
+        if let tlsContext {
+            let session = try TLSSession(context: tlsContext)
+            try session.advanceHandshake()  // the ClientHello; the preface and HELLO wait for the handshake
+            tls = session
+        }
         stage = .handshaking
     }
 
     // MARK: Sending
 
     /// Whether bytes wait to be written.
-    var hasPendingOutput: Bool { outboundOffset < outbound.count }
+    var hasPendingOutput: Bool { outboundOffset < outbound.count || tls?.hasPendingCiphertext == true }
 
     /// Starts a call: appends its REQUEST to the send batch and takes a slot.
     ///
@@ -224,6 +242,7 @@ final class LoadConnection {
     /// - Throws: ``SystemCallError`` `send` (EPIPE, ECONNRESET, ...).
     @discardableResult
     func flush() throws -> Bool {
+        if let tls { return try flushTLS(tls) }
         while outboundOffset < outbound.count {
             let written = outbound.withUnsafeBytes { bytes in
                 posixSend(descriptor, bytes.baseAddress! + outboundOffset, bytes.count - outboundOffset)
@@ -240,6 +259,62 @@ final class LoadConnection {
         outbound.removeAll(keepingCapacity: true)
         outboundOffset = 0
         return true
+    }
+
+    /// ``flush()`` through TLS: encrypts the send batch (once the handshake is done), then
+    /// sends the ciphertext.
+    private func flushTLS(_ tls: TLSSession) throws -> Bool {
+        if tls.isHandshakeComplete {
+            while outboundOffset < outbound.count {
+                outboundOffset += try outbound.withUnsafeBytes { bytes in
+                    try tls.writePlaintext(UnsafeRawBufferPointer(rebasing: bytes[outboundOffset...]))
+                }
+            }
+            outbound.removeAll(keepingCapacity: true)
+            outboundOffset = 0
+        }
+        while tls.hasPendingCiphertext {
+            let written = tls.pendingCiphertext { posixSend(descriptor, $0.baseAddress!, $0.count) }
+            if written >= 0 {
+                tls.ciphertextSent(written)
+                continue
+            }
+            let code = errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return false }
+            throw SystemCallError(call: "send", errno: code)
+        }
+        return true
+    }
+
+    /// Reads ciphertext from the socket into the TLS session and its plaintext into the
+    /// receive buffer.
+    ///
+    /// - Returns: The ciphertext bytes read (0 at end of stream), `nil` when none were there.
+    private func readTLS(_ tls: TLSSession) throws -> Int? {
+        if ciphertext.isEmpty { ciphertext = [UInt8](repeating: 0, count: 64 << 10) }
+        let count: Int = try ciphertext.withUnsafeMutableBytes { buffer in
+            while true {
+                let count = posixRead(descriptor, buffer.baseAddress, buffer.count)
+                if count >= 0 { return count }
+                let code = errno
+                if code == EINTR { continue }
+                if code == EAGAIN || code == EWOULDBLOCK { return -1 }
+                throw SystemCallError(call: "read", errno: code)
+            }
+        }
+        if count < 0 { return nil }
+        if count == 0 { return 0 }
+        try ciphertext[..<count].withUnsafeBytes { try tls.receive($0) }
+        if !tls.isHandshakeComplete {
+            guard try tls.advanceHandshake() else { return count }
+        }
+        while true {
+            receive.makeRoom(for: 16 << 10)
+            let decrypted = try receive.fill { try tls.readPlaintext(into: $0) }
+            if decrypted == 0 { break }
+        }
+        return count
     }
 
     // MARK: Receiving
@@ -267,8 +342,9 @@ final class LoadConnection {
     func receive(_ handler: (Answer) throws -> Void) throws -> Bool {
         while true {
             receive.makeRoom(for: 16 << 10)
-            let wanted = receive.freeCount
-            guard let count = try receive.read(from: descriptor) else { return true }
+            let wanted = tls == nil ? receive.freeCount : ciphertext.count
+            let read = if let tls { try readTLS(tls) } else { try receive.read(from: descriptor) }
+            guard let count = read else { return true }
             if count == 0 { return false }
             if stage == .handshaking {
                 try continueHandshake(handler)

@@ -8,6 +8,7 @@ import Foundation
 import WorkoutServer
 import SwiftProtobuf
 import WorkoutProtocol
+import WorkoutTLS
 
 /// Runs a scenario against a server from one thread: every connection is a non-blocking socket
 /// in one ``EventPoller``; no task, no lock, no allocation per call in the request scenarios.
@@ -136,33 +137,34 @@ final class LoadDriver {
 
     /// Makes the connection objects (none connected yet).
     private func makeConnections() {
+        let tlsContext = settings.tls ? try? TLSContext.client() : nil
         let scripted = !settings.scenario.isRequestLoop
         let depth = scripted ? 4 : settings.pipeline
         if settings.askServerStats {
             let connection = LoadConnection(
                 token: connections.count, role: .admin, member: -1, maxCallsInFlight: 4, receiveCapacity: 64 << 10,
-                acceptsCompression: settings.acceptsCompression)
+                acceptsCompression: settings.acceptsCompression, tls: tlsContext)
             connections.append(connection)
             admin = connection
         }
         for index in 0..<settings.connections {
             let connection = LoadConnection(
                 token: connections.count, role: .load, member: index % settings.plan.members, maxCallsInFlight: max(depth, 2),
-                receiveCapacity: 256 << 10, acceptsCompression: settings.acceptsCompression)
+                receiveCapacity: 256 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext)
             connections.append(connection)
             load.append(connection)
         }
         for index in 0..<settings.idleConnections {
             let connection = LoadConnection(
                 token: connections.count, role: .idle, member: index % settings.membersUsed, maxCallsInFlight: 1,
-                receiveCapacity: 4 << 10, acceptsCompression: settings.acceptsCompression)
+                receiveCapacity: 4 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext)
             connections.append(connection)
             idle.append(connection)
         }
         for index in 0..<settings.watchStreams {
             let connection = LoadConnection(
                 token: connections.count, role: .watch, member: (index * LoadSettings.soakMembersPerWatch) % settings.membersUsed,
-                maxCallsInFlight: 2, receiveCapacity: 64 << 10, acceptsCompression: settings.acceptsCompression)
+                maxCallsInFlight: 2, receiveCapacity: 64 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext)
             connections.append(connection)
             watches.append(connection)
         }

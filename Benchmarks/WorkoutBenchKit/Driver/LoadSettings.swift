@@ -28,6 +28,9 @@ package struct LoadSettings: Sendable {
     package var probePreloadedDay: Bool
     /// The most seconds connecting and logging in may take before the run gives up.
     package var setupTimeoutSeconds: Double
+    /// TLS to the server (`--tls`), or plain TCP. The bench does not pin the server's key: it
+    /// measures the cost of TLS against its own server, not trust.
+    package var tls = false
     /// A soak's length in minutes (the measured window, sampled each minute), or `nil`.
     package var soakMinutes: Int?
     /// Streams.Watch calls held open for the whole run, each on its own connection.

@@ -56,6 +56,15 @@ struct ReceiveBuffer {
         }
     }
 
+    /// Lets `body` write into the free bytes (decrypted TLS data) and keeps what it wrote.
+    ///
+    /// - Returns: The bytes written.
+    mutating func fill(_ body: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> Int {
+        let count = try body(UnsafeMutableRawBufferPointer(rebasing: storage[writeIndex...]))
+        writeIndex += count
+        return count
+    }
+
     /// The free bytes after the unread ones.
     var freeCount: Int { storage.count - writeIndex }
 

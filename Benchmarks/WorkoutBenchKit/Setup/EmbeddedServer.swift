@@ -53,8 +53,8 @@ package final class EmbeddedServer {
     ///   the end of its log).
     ///   - importBatchesPerMinute: The server's import pace (`limits.import_batches_per_minute`), when given.
     package init(
-        workoutd: String, dataDirectory: String, workDirectory: String, connections: Int, importBatchesPerMinute: Int? = nil,
-        timeout: Double = 30
+        workoutd: String, dataDirectory: String, workDirectory: String, connections: Int, tls: Bool = false,
+        importBatchesPerMinute: Int? = nil, timeout: Double = 30
     ) throws {
         guard FileManager.default.isExecutableFile(atPath: workoutd) else {
             throw BenchFailure("no workoutd executable at \(workoutd); build it (swift build -c release --product workoutd) or pass --workoutd PATH")
@@ -66,7 +66,7 @@ package final class EmbeddedServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: workoutd)
         process.arguments = [
-            "serve", "--data-dir", dataDirectory, "--config", configFile, "--host", "127.0.0.1", "--port", "0",
+            "serve", "--data-dir", dataDirectory, "--config", configFile, "--host", "127.0.0.1", "--port", "0", "--transport", tls ? "tls" : "plain",
             "--log-level", "warning",
         ]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }

@@ -71,6 +71,7 @@ extension WorkoutClient {
         var request = Workout_V1_ResetPasswordRequest()
         request.userID = id.wireBytes
         request.newPassword = newPassword
+        try requireConfidentialTransport(for: "ResetPassword")
         return Int(try await call(MethodCatalog.resetPassword, request, idempotent: false).revokedSessions)
     }
 

@@ -23,7 +23,8 @@ extension WorkoutClient {
     /// Creates an account with an invite code from an admin, and signs in.
     ///
     /// - Parameters:
-    ///   - inviteCode: The code the admin handed out.
+    ///   - inviteCode: The code the admin handed out (with the server's fingerprint after an
+    ///     `@` or without: only the code is sent; see ``InviteCode``).
     ///   - member: The new member's profile.
     ///   - password: Their password (at least 10 characters).
     ///   - initialWeightEntryID: The id for the weight entry made from `member.weightKg`, if any.
@@ -34,7 +35,7 @@ extension WorkoutClient {
         inviteCode: String, member: NewMember, password: String, initialWeightEntryID: UUID = .timeOrdered()
     ) async throws(WorkoutError) -> SignedIn {
         var request = Workout_V1_RegisterRequest()
-        request.inviteCode = inviteCode
+        request.inviteCode = InviteCode(inviteCode)?.code ?? inviteCode
         request.profile = member.wire
         request.password = password
         request.deviceName = configuration.deviceName
@@ -67,6 +68,7 @@ extension WorkoutClient {
         var request = Workout_V1_ChangePasswordRequest()
         request.currentPassword = current
         request.newPassword = new
+        try requireConfidentialTransport(for: "ChangePassword")
         return Int(try await call(MethodCatalog.changePassword, request, idempotent: false).revokedSessions)
     }
 

@@ -26,6 +26,7 @@ extension WorkoutClient {
     public func deleteAccount(password: String) async throws(WorkoutError) {
         var request = Workout_V1_DeleteAccountRequest()
         request.password = password
+        try requireConfidentialTransport(for: "DeleteAccount")
         _ = try await call(MethodCatalog.deleteAccount, request, idempotent: false)
         forgetSession()
     }

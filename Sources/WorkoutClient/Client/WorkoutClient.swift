@@ -35,6 +35,8 @@ public final class WorkoutClient: Sendable {
         public var reconnect: ReconnectPolicy
         /// How many times one call may be re-sent after losing its connection.
         public var maximumRetries: Int
+        /// TLS (the default) or plain TCP.
+        public var transportSecurity: TransportSecurity
         /// The largest frame payload this client accepts, announced in its HELLO (65,536
         /// through 67,108,864 bytes; the protocol's 4 MiB by default). The server fits every
         /// answer to it, paging where an answer would be larger; a device short of memory
@@ -51,6 +53,7 @@ public final class WorkoutClient: Sendable {
         ///   - callTimeout: The default deadline of unary calls.
         ///   - reconnect: The backoff policy.
         ///   - maximumRetries: Re-sends per call.
+        ///   - transportSecurity: TLS, or plain TCP.
         ///   - maxFrameSize: The largest frame accepted (clamped to 65,536...67,108,864).
         public init(
             address: ServerAddress,
@@ -60,6 +63,7 @@ public final class WorkoutClient: Sendable {
             callTimeout: Duration? = .seconds(30),
             reconnect: ReconnectPolicy = ReconnectPolicy(),
             maximumRetries: Int = 3,
+            transportSecurity: TransportSecurity = .tls,
             maxFrameSize: Int = 4 << 20
         ) {
             self.address = address
@@ -69,12 +73,15 @@ public final class WorkoutClient: Sendable {
             self.callTimeout = callTimeout
             self.reconnect = reconnect
             self.maximumRetries = max(0, maximumRetries)
+            self.transportSecurity = transportSecurity
             self.maxFrameSize = min(max(maxFrameSize, HandshakeLimits.allowedFrameSizes.lowerBound), HandshakeLimits.allowedFrameSizes.upperBound)
         }
     }
 
     /// How the client connects.
     public let configuration: Configuration
+    /// Whom it trusts (over TLS).
+    public let trust: ServerTrust
 
     private let state: Mutex<State>
 
@@ -93,8 +100,11 @@ public final class WorkoutClient: Sendable {
     /// - Parameters:
     ///   - configuration: Where and how to connect.
     ///   - sessionToken: A token from an earlier Login or Register, resumed on every connection.
-    public init(configuration: Configuration, sessionToken: SessionToken? = nil) {
+    ///   - trust: Which server keys to trust over TLS (see ``ServerTrust``): by default, a server
+    ///     whose key is not pinned in memory yet is refused.
+    public init(configuration: Configuration, sessionToken: SessionToken? = nil, trust: ServerTrust = ServerTrust()) {
         self.configuration = configuration
+        self.trust = trust
         self.state = Mutex(State(token: sessionToken?.bytes))
     }
 
@@ -194,6 +204,7 @@ public final class WorkoutClient: Sendable {
     func signIn<Request, Response>(
         _ method: RPCMethod<Request, Response>, _ request: Request, token: (Response) -> Data
     ) async throws(WorkoutError) -> Response {
+        try requireConfidentialTransport(for: method.descriptor.name)
         // A connection bound to a session cannot sign in again: drop it, also when it is
         // still being opened (and resumed with the old token) right now.
         state.withLock { $0.token = nil }
@@ -216,6 +227,21 @@ public final class WorkoutClient: Sendable {
             state.boundConnection = state.connection.map(ObjectIdentifier.init)
         }
         return response
+    }
+
+    /// Refuses to send a password over plain TCP beyond this machine unless the configuration
+    /// allows it (see ``TransportSecurity/plainTCP(allowsPasswords:)``).
+    ///
+    /// - Parameter what: The call that would carry the password, for the message.
+    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`).
+    func requireConfidentialTransport(for what: String) throws(WorkoutError) {
+        guard case .plainTCP(allowsPasswords: false) = configuration.transportSecurity, !configuration.address.isLoopback else {
+            return
+        }
+        throw WorkoutError(
+            code: .failedPrecondition,
+            message: "refusing to send a password (\(what)) over plain TCP to \(configuration.address): anyone on the "
+                + "network could read it; use TLS, or allow passwords over plain TCP explicitly (your own TLS proxy)")
     }
 
     /// Forgets the session token (after Logout, or when the server says it is no longer valid).
@@ -266,7 +292,8 @@ public final class WorkoutClient: Sendable {
         defer { state.withLock { $0.connecting = nil } }
         while true {
             do {
-                let connection = try await ClientConnection.open(to: configuration.address, options: options)
+                let connection = try await ClientConnection.open(
+                    to: configuration.address, options: options, security: configuration.transportSecurity, trust: trust)
                 let resumed = try await resumeSession(on: connection)
                 let closed = state.withLock { state in
                     state.connectionsOpened += 1

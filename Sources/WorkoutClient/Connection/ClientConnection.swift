@@ -46,11 +46,22 @@ final class ClientConnection: @unchecked Sendable {
 
     // MARK: - Opening
 
-    /// Connects to `address` and completes the handshake.
+    /// Connects to `address`, secures the connection (TLS, the server's key checked against
+    /// `trust` before anything is sent), and completes the protocol's handshake.
     ///
     /// - Throws: ``CallFailure`` (`notProcessed`) with `UNAVAILABLE` when the server
-    ///   cannot be reached, refuses the connection, or does not finish the handshake in time.
-    static func open(to address: ServerAddress, options: Options) async throws -> ClientConnection {
+    ///   cannot be reached, refuses the connection, or does not finish the handshake in time;
+    ///   (`final`) with `FAILED_PRECONDITION` when its key is not trusted or it does not
+    ///   speak TLS.
+    static func open(
+        to address: ServerAddress, options: Options, security: TransportSecurity = .tls, trust: ServerTrust = ServerTrust()
+    ) async throws -> ClientConnection {
+        let engine: (any TLSClientEngine)?
+        do {
+            engine = security == .tls ? try makeTLSClientEngine() : nil
+        } catch {
+            throw CallFailure.final(error)
+        }
         // connect(2)'s own time limit, before any protocol (the machine times the handshake).
         let milliseconds = Int32(clamping: options.connectTimeout.wholeNanoseconds / 1_000_000)
         // Resolving and connecting block: a thread of their own, so that neither Swift's
@@ -66,12 +77,30 @@ final class ClientConnection: @unchecked Sendable {
             thread.name = "workout.client.connect"
             thread.start()
         }
-        let connection = ClientConnection(descriptor: descriptor, options: options, address: address)
+        let connection = ClientConnection(descriptor: descriptor, options: options, address: address, engine: engine)
+        if let engine {
+            do {
+                try await connection.secure()
+                guard let key = engine.peerPublicKey else {
+                    throw CallFailure.final(WorkoutError(code: .failedPrecondition, message: "the server at \(address) presented no certificate"))
+                }
+                do {
+                    try await trust.check(
+                        publicKey: key, endorsements: engine.peerCertificateExtension(oid: KeyEndorsement.extensionOID), address: address)
+                } catch {
+                    throw CallFailure.final(error)
+                }
+            } catch {
+                connection.close(reason: (error as? CallFailure)?.error ?? .unavailable("\(error)"))
+                throw error
+            }
+        }
         try await connection.handshake()
         return connection
     }
 
-    private init(descriptor: Int32, options: Options, address: ServerAddress) {
+    private init(descriptor: Int32, options: Options, address: ServerAddress, engine: (any TLSClientEngine)?) {
+        self.transport = ClientTransport(engine: engine, server: address)
         self.descriptor = descriptor
         self.queue = DispatchQueue(label: "workout.client.connection")
         self.readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
@@ -80,6 +109,49 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private let serverAddress: ServerAddress
+    /// Plain TCP or TLS, between the socket and the machine.
+    private let transport: ClientTransport
+    /// Waits for the TLS handshake.
+    private var securingWaiter: CheckedContinuation<Void, any Error>?
+
+    /// Starts the machine (whose handshake time limit covers TLS, the key check and the HELLO
+    /// exchange) and runs the TLS handshake. The machine's HELLO waits until ``handshake()``.
+    ///
+    /// - Throws: ``CallFailure``: `notProcessed` when it times out or fails on the way,
+    ///   `final` when the server does not speak TLS.
+    private func secure() async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                queue.async { [self] in
+                    if case .closed(let error) = machine.phase {
+                        continuation.resume(throwing: CallFailure(disposition: .notProcessed, error: error))
+                        return
+                    }
+                    securingWaiter = continuation
+                    startSources()
+                    perform(machine.start(now: Self.now()))
+                    do throws(WorkoutError) {
+                        try transport.startHandshake()
+                    } catch {
+                        failSecuring(error)
+                        return
+                    }
+                    flush()
+                }
+            }
+        } onCancel: {
+            queue.async { [self] in failSecuring(WorkoutError(code: .cancelled, message: "cancelled while connecting")) }
+        }
+    }
+
+    /// Ends the TLS handshake's wait with `error`, and the connection.
+    private func failSecuring(_ error: WorkoutError) {
+        guard let waiter = securingWaiter else { return }
+        securingWaiter = nil
+        let disposition: CallFailure.Disposition = error.code == .failedPrecondition ? .final : .notProcessed
+        waiter.resume(throwing: CallFailure(disposition: disposition, error: error))
+        perform(machine.connectionLost(error))
+    }
 
     deinit {
         // Normally closed already; this covers a connection dropped while open (a draining
@@ -106,8 +178,12 @@ final class ClientConnection: @unchecked Sendable {
                         return
                     }
                     handshakeWaiter = continuation
-                    startSources()
-                    perform(machine.start(now: Self.now()))
+                    // The server's key was checked (or there is no TLS): the protocol may begin.
+                    transport.applicationDataAllowed = true
+                    if !sourcesStarted {
+                        startSources()
+                        perform(machine.start(now: Self.now()))
+                    }
                     flush()
                 }
             }
@@ -229,6 +305,10 @@ final class ClientConnection: @unchecked Sendable {
             case .armTimer(let instant):
                 timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: instant.nanoseconds), leeway: .milliseconds(1))
             case .close(let error, _):
+                if let securingWaiter {
+                    self.securingWaiter = nil
+                    securingWaiter.resume(throwing: CallFailure(disposition: .notProcessed, error: error))
+                }
                 if let handshakeWaiter {
                     self.handshakeWaiter = nil
                     handshakeWaiter.resume(throwing: CallFailure(disposition: .notProcessed, error: error))
@@ -253,24 +333,24 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func flush() {
-        while !machine.output.isEmpty {
-            let result = machine.output.withUnreadBytes { ClientSocket.write(descriptor, $0) }
-            switch result {
-            case .bytes(let count):
+        while readSource != nil, !machine.output.isEmpty || transport.hasPendingOutput {
+            switch machine.output.withUnreadBytes({ transport.write(to: descriptor, $0) }) {
+            case .moved(let count):
+                guard count > 0 else { break }
                 machine.wrote(count)
-            case .wouldBlock:
+                continue
+            case .blocked(let count):
+                if count > 0 { machine.wrote(count) }
                 if !writeSourceRunning, let writeSource {
                     writeSourceRunning = true
                     writeSource.resume()
                 }
                 return
-            case .endOfStream:
-                perform(machine.connectionLost(.unavailable("lost the connection to the server")))
-                return
-            case .failed(let code):
-                perform(machine.connectionLost(.unavailable("lost the connection to the server: \(ClientSocket.errorText(code))")))
+            case .failed(let error):
+                lose(error)
                 return
             }
+            break
         }
         if writeSourceRunning, let writeSource {
             writeSourceRunning = false
@@ -306,18 +386,38 @@ final class ClientConnection: @unchecked Sendable {
         while readSource != nil {
             switch ClientSocket.read(descriptor, into: readBuffer) {
             case .bytes(let count):
-                perform(machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: Self.now()))
+                do {
+                    try transport.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), scratch: readBuffer) { plaintext in
+                        perform(machine.received(plaintext, now: Self.now()))
+                    }
+                } catch {
+                    lose(error)
+                    return
+                }
+                if let securingWaiter, transport.isReady {
+                    self.securingWaiter = nil
+                    securingWaiter.resume()
+                }
                 flush()
                 if count < readBuffer.count { return }
             case .wouldBlock:
                 return
             case .endOfStream:
-                perform(machine.connectionLost(.unavailable("the server closed the connection")))
+                lose(.unavailable("the server closed the connection"))
                 return
             case .failed(let code):
-                perform(machine.connectionLost(.unavailable("lost the connection to the server: \(ClientSocket.errorText(code))")))
+                lose(.unavailable("lost the connection to the server: \(ClientSocket.errorText(code))"))
                 return
             }
+        }
+    }
+
+    /// The connection failed: during the TLS handshake its waiter learns why, else the machine.
+    private func lose(_ error: WorkoutError) {
+        if securingWaiter != nil {
+            failSecuring(error)
+        } else {
+            perform(machine.connectionLost(error))
         }
     }
 

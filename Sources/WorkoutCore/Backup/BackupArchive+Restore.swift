@@ -30,7 +30,9 @@ extension BackupArchive {
         try withArchive(path) { reader in try manifest(from: reader, path: path, schema: schema) }
     }
 
-    /// Restores an archive into `directory`: checks the manifest (format, schema version), then
+    /// Restores an archive into `directory`: checks the manifest (format, schema version), reads
+    /// the files carried beside the store (each checked against the manifest's name, size and
+    /// SHA-256, and returned: the caller puts them where they belong), then
     /// extracts the store under a temporary name in `directory` while hashing it, checks its
     /// size and SHA-256 against the manifest and gzip's CRC-32, and only then hands it to
     /// ``Store/install(restoring:from:into:schema:replacing:bytes:)``, which opens it read-only
@@ -43,18 +45,20 @@ extension BackupArchive {
     ///   - directory: the data directory; created (mode 0700) if missing.
     ///   - schema: the schema this build knows.
     ///   - replacing: whether a store in `directory` may be replaced.
-    /// - Returns: the restore's summary and the archive's manifest.
+    /// - Returns: the restore's summary, the archive's manifest and the files it carried beside
+    ///   the store (none from a format version 1 archive).
     /// - Throws: ``StorageError``: `damagedBackup` (truncated, altered, not an archive),
     ///   `schemaTooNew`, `storeExists`, `dataDirectory`, `notAStore`. On any error nothing in
     ///   `directory` has changed but for a created, empty directory.
     package static func restore(
         archive path: String, into directory: String, schema: Schema, replacing: Bool
-    ) throws -> (summary: RestoreSummary, manifest: BackupManifest) {
+    ) throws -> (summary: RestoreSummary, manifest: BackupManifest, files: [File]) {
         try withArchive(path) { reader in
             let manifest = try manifest(from: reader, path: path, schema: schema)
             guard replacing || !FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(storeEntryName)) else {
                 throw StorageError(.storeExists, "\(directory) holds a store already; it is replaced only when asked to")
             }
+            let files = try (manifest.files ?? []).map { entry in try file(entry, from: reader, path: path) }
             guard let header = try nextHeader(reader, path: path), header.name == storeEntryName else {
                 throw StorageError(.damagedBackup, "\(path) holds no \(storeEntryName) after its manifest")
             }
@@ -73,8 +77,27 @@ extension BackupArchive {
             }
             let summary = try Store.install(
                 restoring: temporary, from: path, into: directory, schema: schema, replacing: replacing, bytes: header.size)
-            return (summary, manifest)
+            return (summary, manifest, files)
         }
+    }
+
+    /// Reads the entry the manifest lists as `entry`, and checks its name, size and SHA-256.
+    private static func file(_ entry: BackupManifest.FileEntry, from reader: GzipFileReader, path: String) throws -> File {
+        guard let header = try nextHeader(reader, path: path), header.name == entry.name else {
+            throw StorageError(.damagedBackup, "\(path) was altered: its manifest lists \(entry.name), the archive does not hold it there")
+        }
+        guard header.size == entry.bytes else {
+            throw StorageError(
+                .damagedBackup, "\(path) was altered: its \(entry.name) has \(header.size) bytes, the manifest says \(entry.bytes)")
+        }
+        let bytes = try reader.read(exactly: header.size)
+        _ = try reader.read(exactly: TarHeader.padding(after: header.size))
+        let digest = hex(SHA256.hash(data: bytes))
+        guard digest == entry.sha256 else {
+            throw StorageError(
+                .damagedBackup, "\(path) was altered: the SHA-256 of its \(entry.name) is \(digest), the manifest says \(entry.sha256)")
+        }
+        return File(name: entry.name, bytes: bytes, mode: header.mode & 0o777)
     }
 
     /// Opens the archive, runs `body` with a gzip reader on it, closes both.
@@ -126,6 +149,16 @@ extension BackupArchive {
             throw StorageError(
                 .schemaTooNew,
                 "\(path) is in archive format \(manifest.formatVersion); this workoutd reads up to \(BackupManifest.currentFormatVersion): restore it with a newer workoutd")
+        }
+        if let files = manifest.files {
+            guard files.count <= maxFiles,
+                  files.allSatisfy({ File.isAcceptable(name: $0.name) && (0...maxFileBytes).contains($0.bytes) }),
+                  Set(files.map(\.name)).count == files.count
+            else {
+                throw StorageError(
+                    .damagedBackup,
+                    "\(path) has a manifest listing files this workoutd does not accept (at most \(maxFiles), of at most \(maxFileBytes) bytes each, with relative names)")
+            }
         }
         guard manifest.schemaVersion <= schema.version else {
             throw StorageError(

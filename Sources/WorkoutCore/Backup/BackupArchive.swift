@@ -11,11 +11,14 @@ import Darwin
 #endif
 
 /// A backup as one file a family can keep on a USB disk or a NAS: a gzip-compressed tar
-/// (`tar -tzf` lists it) of two entries, in this order:
+/// (`tar -tzf` lists it) of these entries, in this order:
 ///
 /// 1. `manifest.json` (``BackupManifest``): when, which host, server and schema versions, the
-///    store's size and SHA-256, the entries of every table;
-/// 2. `data.mdb`: a consistent, compacted copy of the LMDB store (``Store/backup(to:)``), taken
+///    store's size and SHA-256, the entries of every table, and the files below;
+/// 2. the small files the caller hands over (``File``: the server's key and certificate,
+///    `identity/…`), each with its own mode in its header and its size and SHA-256 in the
+///    manifest;
+/// 3. `data.mdb`: a consistent, compacted copy of the LMDB store (``Store/backup(to:)``), taken
 ///    while the server keeps serving.
 ///
 /// The manifest comes first so that a restore checks the format and the schema version before
@@ -33,6 +36,36 @@ package enum BackupArchive {
     package static let storeEntryName = "data.mdb"
     /// The largest manifest accepted when reading.
     static let maxManifestBytes = 1 << 20
+    /// The most files an archive carries beside the store.
+    package static let maxFiles = 16
+    /// The largest file an archive carries beside the store.
+    package static let maxFileBytes = 64 << 10
+
+    /// A small file carried beside the store, whole in memory.
+    package struct File: Sendable, Equatable {
+        /// Its entry name: a relative path of at most 100 bytes (`identity/key.pem`).
+        package var name: String
+        /// Its bytes (at most ``BackupArchive/maxFileBytes``).
+        package var bytes: [UInt8]
+        /// Its permission bits in the archive (`0o600` for a private key).
+        package var mode: Int
+
+        /// Makes a file.
+        package init(name: String, bytes: [UInt8], mode: Int) {
+            self.name = name
+            self.bytes = bytes
+            self.mode = mode
+        }
+
+        /// Whether `name` may name such an entry: relative, 1 to 100 bytes, no empty, `.` or
+        /// `..` component, and not one of the archive's own entries.
+        package static func isAcceptable(name: String) -> Bool {
+            let components = name.split(separator: "/", omittingEmptySubsequences: false)
+            return (1...100).contains(name.utf8.count) && !name.utf8.contains(0)
+                && !components.contains { $0.isEmpty || $0 == "." || $0 == ".." }
+                && name != manifestEntryName && name != storeEntryName
+        }
+    }
 
     /// What ``write(from:to:serverVersion:host:now:level:)`` wrote.
     package struct Written: Sendable {
@@ -53,13 +86,18 @@ package enum BackupArchive {
     ///   - host: this machine's name, for the manifest.
     ///   - now: the time the manifest records.
     ///   - level: zlib's compression level (1 fast … 9 small).
+    ///   - files: small files to carry beside the store (at most ``maxFiles`` of
+    ///     ``maxFileBytes`` each, names as ``File/isAcceptable(name:)`` allows).
     /// - Returns: the archive's path, manifest and size.
     /// - Throws: ``StorageError``: `storeExists` when `path` exists, `dataDirectory` when a
     ///   file cannot be written, `database` when the copy fails. Nothing is left behind on error.
     package static func write(
-        from store: Store, to path: String, serverVersion: String, host: String, now: Date = Date(), level: Int32 = 6
+        from store: Store, to path: String, serverVersion: String, host: String, now: Date = Date(), level: Int32 = 6,
+        files: [File] = []
     ) throws -> Written {
-        try write(schema: store.schema, copy: { try store.backup(to: $0) }, to: path, serverVersion: serverVersion, host: host, now: now, level: level)
+        try write(
+            schema: store.schema, copy: { try store.backup(to: $0) }, to: path, serverVersion: serverVersion, host: host,
+            now: now, level: level, files: files)
     }
 
     /// Writes an archive of the store in `directory` without opening it as a ``Store`` (no
@@ -71,16 +109,20 @@ package enum BackupArchive {
     ///   - schema: the tables to count for the manifest.
     package static func write(
         storeIn directory: String, schema: Schema, to path: String, serverVersion: String, host: String,
-        now: Date = Date(), level: Int32 = 6
+        now: Date = Date(), level: Int32 = 6, files: [File] = []
     ) throws -> Written {
         try write(
             schema: schema, copy: { try Store.backup(directory: directory, to: $0) }, to: path,
-            serverVersion: serverVersion, host: host, now: now, level: level)
+            serverVersion: serverVersion, host: host, now: now, level: level, files: files)
     }
 
     private static func write(
-        schema: Schema, copy: (String) throws -> Void, to path: String, serverVersion: String, host: String, now: Date, level: Int32
+        schema: Schema, copy: (String) throws -> Void, to path: String, serverVersion: String, host: String, now: Date, level: Int32,
+        files extras: [File]
     ) throws -> Written {
+        precondition(
+            extras.count <= maxFiles && extras.allSatisfy { $0.bytes.count <= maxFileBytes && File.isAcceptable(name: $0.name) },
+            "the files beside the store exceed the archive's bounds")
         let files = FileManager.default
         if files.fileExists(atPath: path) {
             throw StorageError(.storeExists, "\(path) exists already; an archive is never overwritten")
@@ -97,13 +139,14 @@ package enum BackupArchive {
         let manifest = BackupManifest(
             createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), host: host,
             serverVersion: serverVersion, schemaVersion: inspection.schemaVersion,
-            storeBytes: bytes, storeSHA256: digest, records: inspection.entries)
+            storeBytes: bytes, storeSHA256: digest, records: inspection.entries,
+            files: extras.map { BackupManifest.FileEntry(name: $0.name, bytes: $0.bytes.count, sha256: hex(SHA256.hash(data: $0.bytes))) })
 
         let temporary = (directory as NSString).appendingPathComponent(
             ".\((path as NSString).lastPathComponent).partial-\(UUID().uuidString)")
         defer { _ = try? SystemCall.retrying("unlink", subject: temporary) { unlink(temporary) } }
         do {
-            try writeArchive(manifest: manifest, storeFile: copy, to: temporary, level: level)
+            try writeArchive(manifest: manifest, files: extras, storeFile: copy, to: temporary, level: level)
             try SystemCall.retrying("link", subject: "\(temporary) → \(path)") { link(temporary, path) }
             try syncDirectory(directory)
         } catch let error as SystemCallError where error.call == "link" && error.errno == EEXIST {
@@ -116,7 +159,7 @@ package enum BackupArchive {
     }
 
     /// The tar stream through gzip into a new file, fsynced.
-    private static func writeArchive(manifest: BackupManifest, storeFile: String, to path: String, level: Int32) throws {
+    private static func writeArchive(manifest: BackupManifest, files: [File], storeFile: String, to path: String, level: Int32) throws {
         let output = try SystemCall.retrying("open", subject: path) {
             open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         }
@@ -128,6 +171,11 @@ package enum BackupArchive {
         try gzip.write(TarHeader(name: manifestEntryName, size: manifestBytes.count, modificationTime: time).encoded())
         try gzip.write(manifestBytes)
         try gzip.write([UInt8](repeating: 0, count: TarHeader.padding(after: manifestBytes.count)))
+        for file in files {
+            try gzip.write(TarHeader(name: file.name, size: file.bytes.count, modificationTime: time, mode: file.mode).encoded())
+            try gzip.write(file.bytes)
+            try gzip.write([UInt8](repeating: 0, count: TarHeader.padding(after: file.bytes.count)))
+        }
         try gzip.write(TarHeader(name: storeEntryName, size: manifest.storeBytes, modificationTime: time).encoded())
         let copied = try forEachChunk(of: storeFile) { chunk throws(SystemCallError) in try gzip.write(chunk) }
         guard copied == manifest.storeBytes else {

@@ -29,6 +29,8 @@ final class Connection: @unchecked Sendable {
     private let descriptor: Int32
 
     private var machine: ServerConnectionMachine
+    /// Plain TCP or TLS, between the socket and the machine.
+    private let transport: ConnectionTransport
     /// The member the connection speaks for, once a call bound a session.
     var caller: Caller?
     /// The work of each call the machine has told us to run.
@@ -66,6 +68,7 @@ final class Connection: @unchecked Sendable {
         self.queue = DispatchQueue(label: "workout.connection.\(id)", target: Self.sharedTarget)
         self.machine = ServerConnectionMachine(
             limits: context.connectionLimits, methods: context.methods, now: Self.now())
+        self.transport = ConnectionTransport(tls: context.configuration.tls)
         var logger = context.logger
         logger[metadataKey: "connection"] = "\(id)"
         logger[metadataKey: "peer"] = "\(peer)"
@@ -112,9 +115,14 @@ final class Connection: @unchecked Sendable {
             do {
                 count = try context.readBuffers.withBuffer { buffer -> Int? in
                     guard let count = try Socket.read(descriptor, into: buffer), count > 0 else { return 0 }
-                    perform(machine.received(UnsafeRawBufferPointer(rebasing: buffer[..<count]), now: Self.now()))
+                    try transport.received(UnsafeRawBufferPointer(rebasing: buffer[..<count]), scratch: buffer) { plaintext in
+                        perform(machine.received(plaintext, now: Self.now()))
+                    }
                     return count
                 }
+            } catch let failure as TransportFailure {
+                perform(machine.connectionLost(failure.message))
+                return
             } catch {
                 perform(machine.connectionLost("read failed: \(error)"))
                 return
@@ -131,22 +139,23 @@ final class Connection: @unchecked Sendable {
 
     /// Writes what the socket takes of the machine's output; the rest waits for the write source.
     func flush() {
-        while !isClosed, !machine.output.isEmpty {
-            let written: Int
+        while !isClosed, !machine.output.isEmpty || transport.hasPendingOutput {
+            let progress: ConnectionTransport.Progress
             do {
-                written = try machine.output.withUnreadBytes { bytes in try Socket.write(descriptor, bytes) }
+                progress = try machine.output.withUnreadBytes { bytes in try transport.write(to: descriptor, bytes) }
             } catch {
                 perform(machine.connectionLost("write failed: \(error)"))
                 return
             }
-            if written == 0 {
+            if progress.taken > 0 { perform(machine.wrote(progress.taken, now: Self.now())) }
+            if progress.blocked {
                 if writeSuspended, let writeSource {
                     writeSuspended = false
                     writeSource.resume()
                 }
                 return
             }
-            perform(machine.wrote(written, now: Self.now()))
+            if progress.taken == 0 { break }
         }
         if !writeSuspended, !isClosed, let writeSource {
             writeSuspended = true
@@ -334,9 +343,7 @@ final class Connection: @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         // Best effort: a GOAWAY or refusal saying why, if the socket takes it now.
-        if !machine.output.isEmpty {
-            _ = machine.output.withUnreadBytes { bytes in try? Socket.write(descriptor, bytes) }
-        }
+        machine.output.withUnreadBytes { bytes in transport.writeLastWords(to: descriptor, bytes) }
         for callWork in work.values { callWork.stop(on: self) }
         work.removeAll()
         timer?.cancel()

@@ -49,6 +49,10 @@ struct AdminInviteCommand: AsyncParsableCommand {
             return
         }
         let zone = LocalZone.current
+        // The key this machine pinned for the server travels with the code, so the new member's
+        // device pins the same key without comparing anything.
+        let pinned = try? ClientFactory.trust().knownServers.fingerprint(for: session.address)
+        let invite = InviteCode(code: created.code, serverFingerprint: pinned)
         Output.lines([
             "Invite code: \(created.code)",
             "Role:        \(created.invite.role.rawValue)",
@@ -56,7 +60,7 @@ struct AdminInviteCommand: AsyncParsableCommand {
         ] + (created.invite.note.isEmpty ? [] : ["Note:        \(created.invite.note)"]) + [
             "",
             "The code is shown only now. The new member runs:",
-            "  workout register --server \(session.address) --invite \(created.code) --email EMAIL --first-name NAME",
+            "  workout register --server \(session.address) --invite \(invite) --email EMAIL --first-name NAME",
         ])
     }
 }

@@ -16,7 +16,7 @@ struct RegisterCommand: AsyncParsableCommand {
         "The server, HOST or HOST:PORT (default: $WORKOUT_SERVER, else 127.0.0.1:7420).", valueName: "host:port"))
     var server: String?
 
-    @Option(help: ArgumentHelp("The invite code an admin gave you.", valueName: "code"))
+    @Option(help: ArgumentHelp("The invite code an admin gave you (CODE, or CODE@FINGERPRINT, which also pins the server's key).", valueName: "code"))
     var invite: String
 
     @Option(help: ArgumentHelp("Your email address (how you will sign in).", valueName: "email"))
@@ -48,11 +48,14 @@ struct RegisterCommand: AsyncParsableCommand {
         let member = NewMember(
             email: email, firstName: firstName, lastName: lastName, timeZone: timeZone ?? LocalZone.identifier,
             shareWithHousehold: share)
-        let client = ClientFactory.client(for: address)
+        guard let invitation = InviteCode(invite) else {
+            throw CLIError(.usage, "--invite: the part after @ is not a server key fingerprint")
+        }
+        let client = ClientFactory.client(for: address, fingerprint: invitation.serverFingerprint)
         defer { client.close() }
         let signedIn: SignedIn
         do {
-            signedIn = try await client.register(inviteCode: invite, member: member, password: password)
+            signedIn = try await client.register(inviteCode: invitation.code, member: member, password: password)
         } catch {
             throw CLIError(error, context: .init(server: address.description, action: "join the household"))
         }

@@ -19,16 +19,49 @@ enum ClientFactory {
     /// - Parameter address: The server.
     /// - Returns: A configuration with `reconnect: .interactive` and a device name such as
     ///   `workout CLI on nas`.
-    static func configuration(for address: ServerAddress) -> WorkoutClient.Configuration {
+    static func configuration(
+        for address: ServerAddress, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> WorkoutClient.Configuration {
         WorkoutClient.Configuration(
             address: address, deviceName: deviceName(host: hostName()), agent: "workout-cli/1",
-            connectTimeout: .seconds(5), callTimeout: .seconds(30), reconnect: .interactive)
+            connectTimeout: .seconds(5), callTimeout: .seconds(30), reconnect: .interactive,
+            transportSecurity: environment["WORKOUT_TRANSPORT"] == "plain" ? .plainTCP() : .tls)
+    }
+
+    /// Whom `workout` trusts: the keys pinned in `known_servers` in the configuration directory;
+    /// a server not pinned yet must have `$WORKOUT_SERVER_FINGERPRINT` (or `expected`, from an
+    /// invite code), else the member is asked on the terminal to compare its fingerprint with
+    /// the one `workoutd fingerprint` prints. Without a terminal it is refused.
+    static func trust(
+        expected: ServerFingerprint? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> ServerTrust {
+        let directory = CredentialStore.directory(environment: environment)
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let fromEnvironment = environment["WORKOUT_SERVER_FINGERPRINT"].flatMap { ServerFingerprint($0) }
+        return ServerTrust(
+            knownServers: KnownServers(path: directory + "/known_servers"),
+            expectedFingerprint: expected ?? fromEnvironment,
+            confirmNewServer: isatty(0) == 1 ? { @Sendable address, fingerprint in confirmOnTerminal(address, fingerprint) } : nil)
+    }
+
+    /// Asks on the terminal whether to trust a server seen for the first time.
+    @Sendable static func confirmOnTerminal(_ address: ServerAddress, _ fingerprint: ServerFingerprint) -> Bool {
+        FileHandle.standardError.write(Data("""
+            The server at \(address) is new to this machine. Its key's fingerprint is
+
+                \(fingerprint)
+
+            Compare it with what `workoutd fingerprint` prints on the server (or what it printed when it started).
+            Trust this server from now on? [y/N] 
+            """.utf8))
+        guard let answer = readLine(strippingNewline: true)?.lowercased() else { return false }
+        return answer == "y" || answer == "yes"
     }
 
     /// A client for `address`, resuming `token` if given. An mDNS name (`nas.local`) that the
     /// system cannot resolve (no `libnss-mdns`) is resolved through Avahi (``connectable(_:resolve:)``).
-    static func client(for address: ServerAddress, token: SessionToken? = nil) -> WorkoutClient {
-        WorkoutClient(configuration: configuration(for: connectable(address)), sessionToken: token)
+    static func client(for address: ServerAddress, token: SessionToken? = nil, fingerprint: ServerFingerprint? = nil) -> WorkoutClient {
+        WorkoutClient(configuration: configuration(for: connectable(address)), sessionToken: token, trust: trust(expected: fingerprint))
     }
 
     /// Where to connect for `address`: itself, unless its host is an mDNS name (`….local`)

@@ -53,6 +53,20 @@ struct EndToEndTests {
         #expect((report.commits ?? 0) > 0 && (report.opsPerCommit ?? 0) >= 1)
     }
 
+    @Test("With --tls the embedded workoutd serves TLS and a tiny connect run (TLS handshake, Resume) answers every call", .timeLimit(.minutes(1)))
+    func tinyTLSRun() throws {
+        let json = Self.reportPath()
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let result = try BenchProcess.run([
+            "--scenario", "connect", "--connect-auth", "resume", "--users", "2", "--preload", "4", "--connections", "2", "--tls",
+            "--duration", "1", "--warmup", "0.2", "--quiet", "--json", json, "--workoutd", try BenchProcess.product("workoutd"),
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output.contains("embedded (TLS)"), "\(result)")
+        let report = try JSONDecoder().decode(BenchReport.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(report.ops > 0 && report.errors.isEmpty, "\(result)")
+    }
+
     @Test("An unknown scenario ends at once with a message and a non-zero status")
     func unknownScenario() throws {
         let result = try BenchProcess.run(["--scenario", "lift-weights"], timeout: 10)

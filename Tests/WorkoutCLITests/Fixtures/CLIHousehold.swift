@@ -84,7 +84,8 @@ struct CLIHousehold: Sendable {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> ProcessResult {
         let binary = try #require(workoutBinary, "the workout binary was not found next to the tests; set WORKOUT_BINARY")
-        let variables = ["TZ": "Europe/Berlin", "COLUMNS": "80"].merging(environment) { _, new in new }
+        // The fixture's workoutd listens on loopback in plain TCP (ServeProcess); TLS has its own tests.
+        let variables = ["TZ": "Europe/Berlin", "COLUMNS": "80", "WORKOUT_TRANSPORT": "plain"].merging(environment) { _, new in new }
         let result = try await blocking {
             try ProcessRunner.run(
                 binary, arguments, input: input, environment: variables,

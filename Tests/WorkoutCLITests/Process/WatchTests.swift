@@ -14,6 +14,7 @@ struct WatchTests {
             var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUT") }
             environment["WORKOUT_CONFIG_DIR"] = household.configDirectory
             environment["TZ"] = "Europe/Berlin"
+            environment["WORKOUT_TRANSPORT"] = "plain"  // the fixture's workoutd listens in plain TCP on loopback
             let watch = try BackgroundProcess(binary, ["watch", "--count", "1", "--json"], environment: environment)
             let live = try await blocking { watch.waitForError(containing: "live", timeout: 20) }
             #expect(live, "the watch never went live: \(watch.error)")

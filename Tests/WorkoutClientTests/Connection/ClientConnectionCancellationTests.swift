@@ -7,7 +7,7 @@ import WorkoutProtocol
 @Suite struct ClientConnectionCancellationTests {
     @Test func aCallFromATaskCancelledBeforeItStartsEndsCancelledAndSendsNothing() async throws {
         let server = try ScriptedServer()
-        async let opened = ClientConnection.open(to: ServerAddress(host: "127.0.0.1", port: server.port), options: .init())
+        async let opened = ClientConnection.open(to: ServerAddress(host: "127.0.0.1", port: server.port), options: .init(), security: .plainTCP())
         let peer = try await blocking { try server.accept() }
         let connection = try await opened
         let cancelled = Task {

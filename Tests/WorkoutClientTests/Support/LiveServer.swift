@@ -50,7 +50,8 @@ final class LiveServer: @unchecked Sendable {
         WorkoutClient(
             configuration: .init(
                 address: address, deviceName: device, callTimeout: .seconds(20),
-                reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500), maximumAttempts: 12)),
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500), maximumAttempts: 12),
+                transportSecurity: .plainTCP()),
             sessionToken: token)
     }
 

@@ -93,7 +93,7 @@ struct BackupArchiveTests {
             let archive = path + "/a.tar.gz"
             let written = try await Self.writeArchive(to: archive)
             let manifest = written.manifest
-            #expect(manifest.format == "workout-backup" && manifest.formatVersion == 1)
+            #expect(manifest.format == "workout-backup" && manifest.formatVersion == 2 && manifest.files == [])
             #expect(manifest.serverVersion == "9.9.9" && manifest.host == "testhost")
             #expect(manifest.createdAt == Date(timeIntervalSince1970: 1_780_315_200))
             #expect(manifest.schemaVersion == HouseholdSchema.version)
@@ -105,9 +105,9 @@ struct BackupArchiveTests {
             #expect((attributes[.posixPermissions] as? Int) == 0o600)
             #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["a.tar.gz"], "no scratch copy or partial file left")
 
-            let (summary, restoredManifest) = try BackupArchive.restore(
+            let (summary, restoredManifest, files) = try BackupArchive.restore(
                 archive: archive, into: path + "/restored", schema: HouseholdSchema.schema, replacing: false)
-            #expect(restoredManifest == manifest)
+            #expect(restoredManifest == manifest && files.isEmpty)
             #expect(summary.bytes == manifest.storeBytes && !summary.replacedExisting)
             #expect(try Self.weightCount(in: path + "/restored") == 25)
 
@@ -174,15 +174,76 @@ struct BackupArchiveTests {
         }
     }
 
-    /// Rewrites an archive with tar: `edit` changes the extracted manifest.json and data.mdb.
-    static func tamper(_ archive: String, in path: String, _ edit: (String) throws -> Void) throws -> Bool {
+    /// Rewrites an archive with tar: `edit` changes the extracted manifest.json, `files` and data.mdb.
+    static func tamper(
+        _ archive: String, in path: String, files: [String] = [], _ edit: (String) throws -> Void
+    ) throws -> Bool {
         let work = path + "/tamper"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         guard try run("tar", ["-xzf", archive], in: work) != nil else { return false }
         try edit(work)
         try FileManager.default.removeItem(atPath: archive)
-        _ = try run("tar", ["--format=ustar", "-czf", archive, "manifest.json", "data.mdb"], in: work)
+        _ = try run("tar", ["--format=ustar", "-czf", archive, "manifest.json"] + files + ["data.mdb"], in: work)
         return true
+    }
+
+    /// The files of a server identity, as workoutd hands them to an archive.
+    static let identityFiles = [
+        BackupArchive.File(name: "identity/key.pem", bytes: Array("-----BEGIN PRIVATE KEY-----\nsecret\n".utf8), mode: 0o600),
+        BackupArchive.File(name: "identity/certificate.pem", bytes: Array("-----BEGIN CERTIFICATE-----\npublic\n".utf8), mode: 0o644),
+    ]
+
+    @Test("Files carried beside the store are listed in the manifest, come back with their modes, and tar sees them")
+    func filesBesideTheStore() async throws {
+        try await withTemporaryDirectory { path in
+            let archive = path + "/a.tar.gz"
+            let written = try await withHousehold { household in
+                try BackupArchive.write(
+                    from: household.store.store, to: archive, serverVersion: "9.9.9", host: "h", files: Self.identityFiles)
+            }
+            #expect(written.manifest.files?.map(\.name) == ["identity/key.pem", "identity/certificate.pem"])
+            #expect(written.manifest.files?.first?.bytes == Self.identityFiles[0].bytes.count)
+            #expect(written.manifest.files?.allSatisfy { $0.sha256.count == 64 } == true)
+            let (_, _, files) = try BackupArchive.restore(
+                archive: archive, into: path + "/restored", schema: HouseholdSchema.schema, replacing: false)
+            #expect(files == Self.identityFiles)
+            if let listing = try Self.run("tar", ["-tzf", archive], in: path) {
+                #expect(listing == "manifest.json\nidentity/key.pem\nidentity/certificate.pem\ndata.mdb\n")
+            }
+
+            // A carried file altered (same size, so only its SHA-256 tells) is refused.
+            let tampered = try Self.tamper(archive, in: path, files: ["identity/key.pem", "identity/certificate.pem"]) { work in
+                var key = try Data(contentsOf: URL(fileURLWithPath: work + "/identity/key.pem"))
+                key[key.count - 2] ^= 0x01
+                try key.write(to: URL(fileURLWithPath: work + "/identity/key.pem"))
+            }
+            guard tampered else { return print("skipped: tar is not installed") }
+            Self.expectRefused(.damagedBackup, "was altered: the SHA-256 of its identity/key.pem is") {
+                _ = try BackupArchive.restore(archive: archive, into: path + "/again", schema: HouseholdSchema.schema, replacing: false)
+            }
+            #expect(!FileManager.default.fileExists(atPath: path + "/again/data.mdb"))
+        }
+    }
+
+    @Test("An archive of format version 1 (the store alone, no files in its manifest) still restores")
+    func formatVersionOne() async throws {
+        try await withTemporaryDirectory { path in
+            let archive = path + "/a.tar.gz"
+            _ = try await Self.writeArchive(to: archive, weights: 3)
+            let tampered = try Self.tamper(archive, in: path) { work in
+                let url = URL(fileURLWithPath: work + "/manifest.json")
+                var manifest = try BackupManifest.decode(Array(try Data(contentsOf: url)))
+                manifest.formatVersion = 1
+                manifest.files = nil
+                try Data(try manifest.encoded()).write(to: url)
+            }
+            guard tampered else { return print("skipped: tar is not installed") }
+            #expect(!(try String(contentsOfFile: path + "/tamper/manifest.json", encoding: .utf8)).contains("files"))
+            let (_, manifest, files) = try BackupArchive.restore(
+                archive: archive, into: path + "/restored", schema: HouseholdSchema.schema, replacing: false)
+            #expect(manifest.formatVersion == 1 && files.isEmpty)
+            #expect(try Self.weightCount(in: path + "/restored") == 3)
+        }
     }
 
     @Test("A store whose bytes differ from the manifest's SHA-256 is refused, though gzip's CRC is intact")
@@ -251,7 +312,7 @@ struct BackupArchiveTests {
                 _ = try BackupArchive.restore(archive: archive, into: path + "/data", schema: HouseholdSchema.schema, replacing: false)
             }
             try Self.expectUntouched(path + "/data")
-            let (summary, _) = try BackupArchive.restore(archive: archive, into: path + "/data", schema: HouseholdSchema.schema, replacing: true)
+            let (summary, _, _) = try BackupArchive.restore(archive: archive, into: path + "/data", schema: HouseholdSchema.schema, replacing: true)
             #expect(summary.replacedExisting)
             #expect(try Self.weightCount(in: path + "/data") == 3)
         }

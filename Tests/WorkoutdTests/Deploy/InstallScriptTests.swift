@@ -149,11 +149,17 @@ struct InstallScriptTests {
             #expect(ready.hasPrefix("READY=1\n"), "\(ready)")
             let port = try #require(ready.split(separator: "\n")[1].split(separator: ":").last.flatMap { Int($0) })
 
+            // The installed server speaks TLS with the key it made on its first start; the client
+            // is given that key's fingerprint, as `workoutd fingerprint` prints it, and pins it.
+            let fingerprint = try Self.asServiceUser(root, ["fingerprint", "--config", config])
+            #expect(fingerprint.status == 0, "\(fingerprint)")
             try withTemporaryDirectory { home in
                 let login = try ProcessRunner.run(
                     root + "/usr/local/bin/workout",
                     ["login", "--server", "127.0.0.1:\(port)", "--email", "ada@example.com", "--password-stdin"],
-                    input: "correct horse battery\n", environment: ["WORKOUT_CONFIG_DIR": home], removing: ["WORKOUT_"], timeout: 60)
+                    input: "correct horse battery\n",
+                    environment: ["WORKOUT_CONFIG_DIR": home, "WORKOUT_SERVER_FINGERPRINT": fingerprint.output.trimmingCharacters(in: .whitespacesAndNewlines)],
+                    removing: ["WORKOUT_"], timeout: 60)
                 #expect(login.status == 0, "\(login)")
                 #expect(login.output.contains("Signed in to 127.0.0.1:\(port) as Ada"), "\(login)")
                 let whoami = try ProcessRunner.run(root + "/usr/local/bin/workout", ["whoami"], environment: ["WORKOUT_CONFIG_DIR": home], removing: ["WORKOUT_"], timeout: 60)

@@ -1,0 +1,28 @@
+#ifndef WORKOUT_COPENSSL_SHIM_H
+#define WORKOUT_COPENSSL_SHIM_H
+// OpenSSL 3 (Debian: libssl-dev). The settings below are macros over SSL_CTX_ctrl and
+// BIO_ctrl, which Swift cannot call: these wrappers can. Nothing else is added.
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/pem.h>
+
+/// SSL_CTX_set_min_proto_version(ctx, version): the lowest TLS version the context speaks.
+static inline int copenssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) {
+    return (int)SSL_CTX_set_min_proto_version(ctx, version);
+}
+
+/// BIO_set_mem_eof_return(bio, value): what a read of an empty memory BIO returns; -1
+/// makes it a "retry" (SSL_ERROR_WANT_READ) instead of end of file.
+static inline int copenssl_bio_set_mem_eof_return(BIO *bio, int value) {
+    return (int)BIO_set_mem_eof_return(bio, value);
+}
+
+/// SSL_CTX_set_mode(ctx, mode).
+static inline long copenssl_ctx_set_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_mode(ctx, mode);
+}
+#endif

@@ -1,0 +1,137 @@
+import WorkoutProtocol
+
+/// What lies between a client connection's socket and its ``ClientConnectionMachine``:
+/// nothing (plain TCP) or a ``TLSClientEngine``.
+///
+/// Used on the connection's queue only.
+final class ClientTransport {
+    /// What one ``write(to:_:)`` did.
+    enum Progress {
+        /// This many bytes of plaintext were taken (0: nothing more can move now), and
+        /// everything produced went to the socket.
+        case moved(Int)
+        /// This many bytes were taken, and the socket is full: wait for the write source.
+        case blocked(Int)
+        /// The connection failed.
+        case failed(WorkoutError)
+    }
+
+    /// The TLS engine, or `nil` for plain TCP.
+    let engine: (any TLSClientEngine)?
+    private let server: ServerAddress
+
+    /// Whether the machine's plaintext may go out: with TLS, only once the connection has
+    /// checked the server's key (the handshake alone is not enough), so not even the HELLO
+    /// reaches a server that is not trusted.
+    var applicationDataAllowed: Bool
+
+    init(engine: (any TLSClientEngine)?, server: ServerAddress) {
+        self.engine = engine
+        self.server = server
+        self.applicationDataAllowed = engine == nil
+    }
+
+    /// Whether ciphertext waits for the socket.
+    var hasPendingOutput: Bool { engine?.hasPendingCiphertext ?? false }
+
+    /// Whether application data may flow: plain TCP, or TLS after its handshake.
+    var isReady: Bool { engine?.isHandshakeComplete ?? true }
+
+    /// Starts the TLS handshake (the ClientHello waits in the pending output).
+    func startHandshake() throws(WorkoutError) {
+        guard let engine else { return }
+        do {
+            _ = try engine.advanceHandshake()
+        } catch {
+            throw explained(error)
+        }
+    }
+
+    /// Takes bytes read from the socket and hands their plaintext to `deliver`, decrypted into
+    /// `scratch` (which may hold `bytes`: they are taken first).
+    ///
+    /// - Throws: ``WorkoutError`` when TLS fails or the server does not speak it.
+    func received(
+        _ bytes: UnsafeRawBufferPointer, scratch: UnsafeMutableRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Void
+    ) throws(WorkoutError) {
+        guard let engine else {
+            deliver(bytes)
+            return
+        }
+        do {
+            try engine.receive(bytes)
+            if !engine.isHandshakeComplete {
+                guard try engine.advanceHandshake() else { return }
+            }
+            while true {
+                let count = try engine.readPlaintext(into: scratch)
+                if count == 0 { break }
+                deliver(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+            }
+        } catch {
+            throw explained(error)
+        }
+        if engine.peerClosed { throw .unavailable("the server ended the TLS session") }
+    }
+
+    /// Sends what waits, then as much of `plaintext` as the socket takes.
+    func write(to descriptor: Int32, _ plaintext: UnsafeRawBufferPointer) -> Progress {
+        guard let engine else {
+            if plaintext.isEmpty { return .moved(0) }
+            switch ClientSocket.write(descriptor, plaintext) {
+            case .bytes(let count): return .moved(count)
+            case .wouldBlock: return .blocked(0)
+            case .endOfStream: return .failed(.unavailable("lost the connection to the server"))
+            case .failed(let code): return .failed(.unavailable("lost the connection to the server: \(ClientSocket.errorText(code))"))
+            }
+        }
+        if let stop = sendPending(engine, descriptor) { return stop }
+        let taken: Int
+        do {
+            taken = engine.isHandshakeComplete && applicationDataAllowed ? try engine.writePlaintext(plaintext) : 0
+        } catch {
+            return .failed(error)
+        }
+        switch sendPending(engine, descriptor) {
+        case nil: return .moved(taken)
+        case .blocked: return .blocked(taken)
+        case let other?: return other
+        }
+    }
+
+    /// Sends the pending ciphertext; `nil` when all of it went, else why not.
+    private func sendPending(_ engine: any TLSClientEngine, _ descriptor: Int32) -> Progress? {
+        while engine.hasPendingCiphertext {
+            switch engine.withPendingCiphertext({ ClientSocket.write(descriptor, $0) }) {
+            case .bytes(let count): engine.ciphertextSent(count)
+            case .wouldBlock: return .blocked(0)
+            case .endOfStream: return .failed(.unavailable("lost the connection to the server"))
+            case .failed(let code): return .failed(.unavailable("lost the connection to the server: \(ClientSocket.errorText(code))"))
+            }
+        }
+        return nil
+    }
+
+    /// A TLS failure, explained when the server answered in the protocol's clear text (it
+    /// does not speak TLS on this port).
+    private func explained(_ error: WorkoutError) -> WorkoutError {
+        guard let engine, engine.firstBytes.starts(with: Preface.magic) else {
+            return WorkoutError(code: .unavailable, message: "TLS with \(server) failed: \(error.message)")
+        }
+        // A TLS server refuses a connection over its limits before any TLS, in the clear
+        // (RESOURCE_EXHAUSTED, or UNAVAILABLE while stopping): say its reason, and try again later.
+        var decoder = FrameDecoder(role: .client)
+        decoder.append(engine.firstBytes)
+        if let preface = try? decoder.readPreface(), preface.isRefusal, let frame = try? decoder.nextFrame(), frame.type == .goAway,
+            frame.status == .resourceExhausted || frame.status == .unavailable
+        {
+            let details = try? Workout_V1_RpcStatus(serializedBytes: frame.body)
+            return WorkoutError(
+                code: frame.status, message: "the server at \(server) refused the connection: \(details?.message ?? frame.status.description)")
+        }
+        return WorkoutError(
+            code: .failedPrecondition,
+            message: "the server at \(server) speaks plain TCP, not TLS; connect without TLS only if it listens on "
+                + "this machine or behind your own TLS proxy")
+    }
+}

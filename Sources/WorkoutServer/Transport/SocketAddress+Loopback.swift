@@ -1,0 +1,19 @@
+extension SocketAddress {
+    /// Whether the address is a loopback one (127.0.0.0/8, ::1, or ::ffff:127.x.y.z), which
+    /// no other machine can reach.
+    package var isLoopback: Bool {
+        let text = host
+        return text.hasPrefix("127.") || text == "::1" || text.hasPrefix("::ffff:127.")
+    }
+}
+
+/// The server was asked to listen in plain TCP beyond loopback without being allowed to.
+package struct PlainTCPNotAllowed: Error, CustomStringConvertible {
+    /// The addresses that are not loopback.
+    package var addresses: [SocketAddress]
+
+    package var description: String {
+        "plain TCP on \(addresses.map(\.description).joined(separator: ", ")) would send passwords and health data in the clear; "
+            + "use TLS, listen on loopback only, or allow plain TCP explicitly (a TLS-terminating proxy in front)"
+    }
+}

@@ -1,0 +1,101 @@
+internal import COpenSSL
+
+/// The settings every TLS session of one side shares (wraps an OpenSSL `SSL_CTX`): TLS 1.2
+/// at the least, 1.3 preferred, no session tickets (nothing resumes sessions), and for a
+/// server its certificate and private key.
+///
+/// A client context does not verify the server's certificate against any authority: there
+/// is none. The server's key is pinned instead (trust on first use), by comparing the
+/// certificate's public key after the handshake. That is sound because the handshake itself
+/// proves the server holds the private key of the certificate it presented: in TLS 1.3 the
+/// server signs the transcript with it (CertificateVerify, RFC 8446 §4.4.3), in TLS 1.2 it
+/// signs its key exchange (ServerKeyExchange, RFC 5246 §7.4.3), and OpenSSL checks that
+/// signature whatever the verify mode ("SSL_VERIFY_NONE: … the handshake will be continued
+/// regardless of the verification result" concerns the chain only, ssl(7)/SSL_CTX_set_verify(3)).
+///
+/// Safe to share between threads because: it is configured completely in `init` and never
+/// changed afterwards; OpenSSL allows many threads to make sessions from one configured
+/// `SSL_CTX` (its reference count and caches are locked, openssl-threads(7)).
+package final class TLSContext: @unchecked Sendable {
+    /// Which side of the handshake sessions of this context take.
+    package enum Role: Sendable {
+        case client
+        case server
+    }
+
+    /// The side.
+    package let role: Role
+    /// The OpenSSL context; owned here, freed in `deinit` (sessions hold their own reference).
+    let handle: OpaquePointer
+
+    /// A client context: TLS 1.2 or 1.3, no certificate authority (see the type's comment).
+    ///
+    /// - Throws: ``TLSError`` when OpenSSL cannot make the context.
+    package static func client() throws(TLSError) -> TLSContext {
+        try TLSContext(role: .client)
+    }
+
+    /// A server context presenting `certificatePEM` and proving it with `privateKeyPEM`.
+    ///
+    /// - Parameters:
+    ///   - certificatePEM: The server's certificate, PEM.
+    ///   - privateKeyPEM: Its private key, PEM (PKCS#8 or the key type's own format).
+    /// - Throws: ``TLSError`` when either does not parse or they do not belong together.
+    package static func server(certificatePEM: String, privateKeyPEM: String) throws(TLSError) -> TLSContext {
+        let context = try TLSContext(role: .server)
+        try context.usePEM(certificate: certificatePEM, privateKey: privateKeyPEM)
+        return context
+    }
+
+    private init(role: Role) throws(TLSError) {
+        ERR_clear_error()
+        guard let method = role == .server ? TLS_server_method() : TLS_client_method(),
+            let handle = SSL_CTX_new(method)
+        else {
+            throw TLSError.drainingQueue("cannot make a TLS context")
+        }
+        self.role = role
+        self.handle = handle
+        guard copenssl_ctx_set_min_proto_version(handle, TLS1_2_VERSION) == 1 else {
+            throw TLSError.drainingQueue("cannot require TLS 1.2 at the least")
+        }
+        // Nothing reuses sessions: tickets would cost every handshake a message and a seal.
+        _ = SSL_CTX_set_num_tickets(handle, 0)
+        if role == .client {
+            SSL_CTX_set_verify(handle, SSL_VERIFY_NONE, nil)
+        }
+    }
+
+    deinit {
+        SSL_CTX_free(handle)
+    }
+
+    private func usePEM(certificate: String, privateKey: String) throws(TLSError) {
+        ERR_clear_error()
+        guard let certificate = Self.withMemoryBIO(certificate, { PEM_read_bio_X509($0, nil, nil, nil) }) else {
+            throw TLSError.drainingQueue("the server certificate does not parse as PEM")
+        }
+        defer { X509_free(certificate) }
+        guard let key = Self.withMemoryBIO(privateKey, { PEM_read_bio_PrivateKey($0, nil, nil, nil) }) else {
+            throw TLSError.drainingQueue("the server private key does not parse as PEM")
+        }
+        defer { EVP_PKEY_free(key) }
+        // SSL_CTX_use_certificate and SSL_CTX_use_PrivateKey take their own references.
+        guard SSL_CTX_use_certificate(handle, certificate) == 1, SSL_CTX_use_PrivateKey(handle, key) == 1 else {
+            throw TLSError.drainingQueue("OpenSSL refused the server certificate or key")
+        }
+        guard SSL_CTX_check_private_key(handle) == 1 else {
+            throw TLSError.drainingQueue("the server private key does not belong to its certificate")
+        }
+    }
+
+    /// Runs `body` with a read-only memory BIO over `text`'s UTF-8 bytes.
+    private static func withMemoryBIO<R>(_ text: String, _ body: (OpaquePointer) -> R?) -> R? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buffer -> R? in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return body(bio)
+        }
+    }
+}

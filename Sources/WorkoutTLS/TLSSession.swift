@@ -1,0 +1,261 @@
+internal import COpenSSL
+
+/// One side of one TLS connection, without a socket: OpenSSL's `SSL` over two memory BIOs.
+///
+/// The connection's driver carries bytes between the socket and the session:
+///
+/// ```
+/// socket ──ciphertext──▶ receive(_:) ──▶ [SSL] ──▶ readPlaintext(into:) ──plaintext──▶ machine
+/// machine ──plaintext──▶ writePlaintext(_:) ──▶ [SSL] ──▶ pendingCiphertext ──ciphertext──▶ socket
+/// ```
+///
+/// Until ``isHandshakeComplete``, ``advanceHandshake()`` moves the handshake on after each
+/// ``receive(_:)`` (and once at the start, for a client, to produce its ClientHello); what it
+/// wants sent waits in ``pendingCiphertext(_:)``. Nothing blocks: "need more bytes" is a
+/// return value, a broken or hostile peer is a ``TLSError``.
+///
+/// Rules:
+/// 1. One owner, one thread at a time (the connection's queue); not `Sendable`.
+/// 2. OpenSSL's error queue is per thread and the connection's queue moves between threads,
+///    so it is cleared before each call that can fail and drained into the error after it.
+/// 3. The `SSL` owns both BIOs (`SSL_set_bio`) and is freed in `deinit`.
+package final class TLSSession {
+    private let ssl: OpaquePointer
+    /// Ciphertext from the peer, read by OpenSSL (owned by `ssl`).
+    private let incoming: OpaquePointer
+    /// Ciphertext for the peer, written by OpenSSL (owned by `ssl`).
+    private let outgoing: OpaquePointer
+    /// Ciphertext taken out of `outgoing` that the socket has not taken yet, from `sentOffset`.
+    private var unsent: [UInt8] = []
+    private var sentOffset = 0
+    /// The first bytes the peer sent, kept to tell a peer that does not speak TLS at all.
+    package private(set) var firstBytes: [UInt8] = []
+
+    /// Whether the handshake is done and application data flows.
+    package private(set) var isHandshakeComplete = false
+    /// Whether the peer ended the TLS session (close_notify): no more plaintext will come.
+    package private(set) var peerClosed = false
+
+    /// How many leading bytes ``firstBytes`` keeps: enough for a refusal in the protocol's
+    /// clear text (a preface and a GOAWAY with its message).
+    package static let firstBytesKept = 1_024
+    /// The most plaintext one ``writePlaintext(_:)`` takes: four full TLS records.
+    package static let maxPlaintextPerWrite = 64 * 1_024
+
+    /// A session of `context`'s side.
+    ///
+    /// - Throws: ``TLSError`` when OpenSSL cannot make the session.
+    package init(context: TLSContext) throws(TLSError) {
+        ERR_clear_error()
+        guard let ssl = SSL_new(context.handle) else { throw TLSError.drainingQueue("cannot make a TLS session") }
+        guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw TLSError.drainingQueue("cannot make the TLS session's buffers")
+        }
+        // An empty memory BIO reads as "retry" (SSL_ERROR_WANT_READ), not as end of file.
+        _ = copenssl_bio_set_mem_eof_return(incoming, -1)
+        _ = copenssl_bio_set_mem_eof_return(outgoing, -1)
+        // "SSL_set_bio() … transfers ownership of rbio and wbio to ssl" (SSL_set_bio(3)).
+        SSL_set_bio(ssl, incoming, outgoing)
+        if context.role == .server {
+            SSL_set_accept_state(ssl)
+        } else {
+            SSL_set_connect_state(ssl)
+        }
+        self.ssl = ssl
+        self.incoming = incoming
+        self.outgoing = outgoing
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    // MARK: Ciphertext in
+
+    /// Hands OpenSSL ciphertext read from the socket (all of it; a memory BIO grows).
+    ///
+    /// - Throws: ``TLSError`` when OpenSSL cannot buffer it (out of memory).
+    package func receive(_ ciphertext: UnsafeRawBufferPointer) throws(TLSError) {
+        guard let base = ciphertext.baseAddress, !ciphertext.isEmpty else { return }
+        if firstBytes.count < Self.firstBytesKept {
+            firstBytes.append(contentsOf: ciphertext.prefix(Self.firstBytesKept - firstBytes.count))
+        }
+        ERR_clear_error()
+        var offset = 0
+        while offset < ciphertext.count {
+            let chunk = Int32(clamping: ciphertext.count - offset)
+            let written = BIO_write(incoming, base + offset, chunk)
+            guard written > 0 else { throw TLSError.drainingQueue("cannot buffer received TLS data") }
+            offset += Int(written)
+        }
+    }
+
+    // MARK: Handshake
+
+    /// Moves the handshake on with what was received; produces what must be sent next.
+    ///
+    /// - Returns: Whether the handshake is now complete.
+    /// - Throws: ``TLSError`` ("TLS handshake failed: …") when the peer's messages are wrong,
+    ///   not TLS at all, or it sent an alert.
+    @discardableResult
+    package func advanceHandshake() throws(TLSError) -> Bool {
+        guard !isHandshakeComplete else { return true }
+        ERR_clear_error()
+        let result = SSL_do_handshake(ssl)
+        defer { takeCiphertext() }
+        if result == 1 {
+            isHandshakeComplete = true
+            return true
+        }
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            return false
+        case SSL_ERROR_ZERO_RETURN:
+            throw TLSError("TLS handshake failed: the peer closed the TLS session")
+        default:
+            throw TLSError.drainingQueue("TLS handshake failed")
+        }
+    }
+
+    // MARK: Plaintext
+
+    /// Decrypts what has arrived into `buffer`.
+    ///
+    /// - Returns: The bytes of plaintext written to `buffer`; 0 when no complete record is
+    ///   there yet, or the peer ended the session (then ``peerClosed`` is set).
+    /// - Throws: ``TLSError`` when a record does not decrypt or the peer sent a fatal alert.
+    package func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
+        guard isHandshakeComplete, !peerClosed, let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+        ERR_clear_error()
+        var count = 0
+        let result = SSL_read_ex(ssl, base, buffer.count, &count)
+        // Reading may have made OpenSSL answer something (a key update): send it too.
+        defer { takeCiphertext() }
+        if result == 1 { return count }
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            return 0
+        case SSL_ERROR_ZERO_RETURN:
+            peerClosed = true
+            return 0
+        default:
+            throw TLSError.drainingQueue("TLS failed while reading")
+        }
+    }
+
+    /// Encrypts up to ``maxPlaintextPerWrite`` bytes of `plaintext`; the ciphertext waits in
+    /// ``pendingCiphertext(_:)``.
+    ///
+    /// - Returns: How many bytes of `plaintext` were taken (0 before the handshake is complete).
+    /// - Throws: ``TLSError`` when OpenSSL fails (the session is then unusable).
+    package func writePlaintext(_ plaintext: UnsafeRawBufferPointer) throws(TLSError) -> Int {
+        guard isHandshakeComplete, let base = plaintext.baseAddress, !plaintext.isEmpty else { return 0 }
+        ERR_clear_error()
+        var written = 0
+        let result = SSL_write_ex(ssl, base, min(plaintext.count, Self.maxPlaintextPerWrite), &written)
+        takeCiphertext()
+        guard result == 1 else { throw TLSError.drainingQueue("TLS failed while writing") }
+        return written
+    }
+
+    /// Queues a close_notify alert (the polite end of the TLS session), if the handshake is done.
+    package func close() {
+        guard isHandshakeComplete else { return }
+        ERR_clear_error()
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+        takeCiphertext()
+    }
+
+    // MARK: Ciphertext out
+
+    /// Whether ciphertext waits for the socket.
+    package var hasPendingCiphertext: Bool { sentOffset < unsent.count }
+
+    /// Runs `body` with the ciphertext waiting for the socket (possibly empty).
+    package func pendingCiphertext<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        let result: Result<R, E> = unsent.withUnsafeBytes { bytes in
+            do throws(E) {
+                return .success(try body(UnsafeRawBufferPointer(rebasing: bytes[sentOffset...])))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Marks `count` bytes of the pending ciphertext as taken by the socket.
+    package func ciphertextSent(_ count: Int) {
+        precondition(count >= 0 && sentOffset + count <= unsent.count, "sent more ciphertext than was pending")
+        sentOffset += count
+        if sentOffset == unsent.count {
+            unsent.removeAll(keepingCapacity: unsent.capacity <= 64 * 1_024)
+            sentOffset = 0
+        }
+    }
+
+    /// Moves what OpenSSL wrote into `outgoing` to `unsent`.
+    private func takeCiphertext() {
+        let pending = BIO_ctrl_pending(outgoing)
+        guard pending > 0 else { return }
+        if sentOffset > 0 && sentOffset == unsent.count {
+            unsent.removeAll(keepingCapacity: true)
+            sentOffset = 0
+        }
+        let start = unsent.count
+        unsent.append(contentsOf: repeatElement(0, count: pending))
+        let read = unsent.withUnsafeMutableBytes { bytes in
+            BIO_read(outgoing, bytes.baseAddress! + start, Int32(clamping: pending))
+        }
+        unsent.removeLast(pending - max(0, Int(read)))
+    }
+
+    // MARK: The peer
+
+    /// The peer certificate's public key as DER SubjectPublicKeyInfo (what a fingerprint
+    /// hashes), once the handshake is complete; `nil` when the peer sent no certificate.
+    package var peerPublicKey: [UInt8]? {
+        guard isHandshakeComplete, let certificate = SSL_get0_peer_certificate(ssl),
+            let key = X509_get0_pubkey(certificate)
+        else { return nil }
+        return Self.der { i2d_PUBKEY(key, $0) }
+    }
+
+    /// The peer certificate, DER.
+    package var peerCertificate: [UInt8]? {
+        guard isHandshakeComplete, let certificate = SSL_get0_peer_certificate(ssl) else { return nil }
+        return Self.der { i2d_X509(certificate, $0) }
+    }
+
+    /// The content (the OCTET STRING's bytes) of the peer certificate's extension `oid`
+    /// (dotted, e.g. "1.3.6.1.4.1.…"), or `nil` when it has none.
+    package func peerCertificateExtension(oid: String) -> [UInt8]? {
+        guard isHandshakeComplete, let certificate = SSL_get0_peer_certificate(ssl),
+            let object = OBJ_txt2obj(oid, 1)
+        else { return nil }
+        defer { ASN1_OBJECT_free(object) }
+        let index = X509_get_ext_by_OBJ(certificate, object, -1)
+        guard index >= 0, let ext = X509_get_ext(certificate, index), let data = X509_EXTENSION_get_data(ext),
+            let bytes = ASN1_STRING_get0_data(data)
+        else { return nil }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(ASN1_STRING_length(data))))
+    }
+
+    /// The TLS version agreed, e.g. "TLSv1.3".
+    package var protocolVersion: String {
+        String(cString: SSL_get_version(ssl))
+    }
+
+    /// Encodes with one of OpenSSL's `i2d_…` functions (called twice: size, then bytes).
+    private static func der(_ encode: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) -> [UInt8]? {
+        let size = encode(nil)
+        guard size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
+            return encode(&cursor)
+        }
+        return written == size ? bytes : nil
+    }
+}

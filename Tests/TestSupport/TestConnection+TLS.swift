@@ -1,0 +1,64 @@
+import Synchronization
+package import WorkoutTLS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The loopback ports served over TLS in this test process: a ``TestConnection`` to one of
+/// them speaks TLS, so that the same tests run over plain TCP and over TLS.
+package enum TLSPorts {
+    private static let ports = Mutex<Set<Int>>([])
+
+    /// Marks `port` as served over TLS (until ``remove(_:)``).
+    package static func insert(_ port: Int) { _ = ports.withLock { $0.insert(port) } }
+    /// Forgets `port`.
+    package static func remove(_ port: Int) { _ = ports.withLock { $0.remove(port) } }
+    /// Whether `port` is served over TLS.
+    package static func contains(_ port: Int) -> Bool { ports.withLock { $0.contains(port) } }
+
+    /// The client context test connections share.
+    static let clientContext: TLSContext? = try? TLSContext.client()
+}
+
+extension TestConnection {
+    /// Runs the TLS handshake over the blocking socket (each read bounded by its timeout).
+    ///
+    /// - Returns: The session, ready for data.
+    static func handshakeTLS(on descriptor: Int32) throws -> TLSSession {
+        guard let context = TLSPorts.clientContext else { throw Closed() }
+        let session = try TLSSession(context: context)
+        try session.advanceHandshake()
+        for _ in 0..<20 {
+            try sendCiphertext(session, descriptor)
+            if session.isHandshakeComplete { return session }
+            try receiveCiphertext(session, descriptor)
+            try session.advanceHandshake()
+        }
+        throw Closed()
+    }
+
+    /// Sends what the session has for the socket.
+    static func sendCiphertext(_ session: TLSSession, _ descriptor: Int32) throws {
+        while session.hasPendingCiphertext {
+            let written = session.pendingCiphertext { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw Closed(code: errno) }
+            session.ciphertextSent(written)
+        }
+    }
+
+    /// Reads once from the socket into the session; ``TimedOut`` or ``Closed`` as a plain read.
+    static func receiveCiphertext(_ session: TLSSession, _ descriptor: Int32) throws {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                try buffer[..<count].withUnsafeBytes { try session.receive($0) }
+                return
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw TimedOut() }
+            throw Closed(code: count < 0 ? errno : 0)
+        }
+    }
+}
