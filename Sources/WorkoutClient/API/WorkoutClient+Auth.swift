@@ -25,7 +25,7 @@ extension WorkoutClient {
     /// - Parameters:
     ///   - inviteCode: The code the admin handed out.
     ///   - member: The new member's profile.
-    ///   - password: Their password (at least 10 characters).
+    ///   - password: Their password (8 to 256 bytes).
     ///   - initialWeightEntryID: The id for the weight entry made from `member.weightKg`, if any.
     /// - Returns: The session, profile, totals and revision.
     /// - Throws: ``WorkoutError``: `NOT_FOUND` for an unknown, used, revoked or expired
@@ -60,9 +60,10 @@ extension WorkoutClient {
     ///
     /// - Parameters:
     ///   - current: The password now.
-    ///   - new: The new password (at least 10 characters).
+    ///   - new: The new password (8 to 256 bytes).
     /// - Returns: How many other sessions were ended.
-    /// - Throws: ``WorkoutError``: `UNAUTHENTICATED` when `current` is wrong.
+    /// - Throws: ``WorkoutError``: `PERMISSION_DENIED` when `current` is wrong (the session
+    ///   itself is fine); `INVALID_ARGUMENT` for a new password the server does not accept.
     public func changePassword(current: String, new: String) async throws(WorkoutError) -> Int {
         var request = Workout_V1_ChangePasswordRequest()
         request.currentPassword = current

@@ -6,13 +6,17 @@ import WorkoutClient
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "List your workouts, newest first.")
+        abstract: "List your workouts, newest first.",
+        discussion: "--type running lists only that kind of workout (the kind as logged, in any case).")
 
     @Option(help: ArgumentHelp("How many workouts to show.", valueName: "count"))
     var limit: Int = 20
 
     @Flag(help: "Show every workout.")
     var all = false
+
+    @Option(help: ArgumentHelp("Only workouts of this kind, e.g. running.", valueName: "type"))
+    var type: String?
 
     /// How many workouts to ask for per call (1 through 100); hidden, for tests of paging.
     @Option(name: .customLong("page-size"), help: ArgumentHelp(visibility: .hidden))
@@ -37,13 +41,15 @@ struct HistoryCommand: AsyncParsableCommand {
         let session = try SignedInSession()
         defer { session.close() }
         let (all, limit, pageSize) = (self.all, self.limit, self.pageSize)
+        let wanted = type.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let report = try await session.run("see your workouts") { client throws(WorkoutError) in
             var workouts: [Workout] = []
             var token: PageToken?
             repeat {
-                let size = all ? pageSize : min(pageSize, limit - workouts.count)
+                // Filtered by kind, every page may hold few matches: ask for full pages then.
+                let size = all || wanted != nil ? pageSize : min(pageSize, limit - workouts.count)
                 let page = try await client.workoutHistory(pageSize: size, pageToken: token)
-                workouts += page.items
+                workouts += page.items.filter { wanted == nil || $0.type.lowercased() == wanted }
                 token = page.nextPageToken
             } while token != nil && (all || workouts.count < limit)
             return Report(workouts: all ? workouts : Array(workouts.prefix(limit)), hasMore: token != nil || workouts.count > limit)
@@ -53,6 +59,10 @@ struct HistoryCommand: AsyncParsableCommand {
             return
         }
         guard !report.workouts.isEmpty else {
+            if let type {
+                Output.line("No \(type) workouts.")
+                return
+            }
             Output.line("No workouts yet. Log one with `workout log workout running --minutes 30`.")
             return
         }

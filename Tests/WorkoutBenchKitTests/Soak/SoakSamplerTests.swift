@@ -28,7 +28,8 @@ struct SoakSamplerTests {
         for microseconds in 1...1_000 { sampler.record(nanoseconds: UInt64(microseconds) * 1_000, failed: microseconds % 100 == 0) }
         for _ in 0..<7 { sampler.countRound() }
         sampler.countLogin()
-        let number = try #require(sampler.closeMinute(watchEvents: 21))
+        let closed = sampler.closeMinute(watchEvents: 21)
+        let number = try #require(closed)
         #expect(number == 1)
         #expect(sampler.minutesWaiting == 1)
         sampler.complete(minute: 1, stats: Self.stats(cpuMicroseconds: 31_000_000, uptimeMilliseconds: 70_000, rssAnon: 40 << 20, descriptors: 52))

@@ -14,7 +14,7 @@ struct SoakSummaryTests {
     }
 
     @Test("The median is the middle value, or the mean of the two middle ones", arguments: [
-        ([3.0, 1, 2], 2.0), ([4.0, 1, 3, 2], 2.5), ([7.0], 7.0), ([], 0),
+        ([3.0, 1, 2], 2.0), ([4.0, 1, 3, 2], 2.5), ([7.0], 7.0), ([] as [Double], 0.0),
     ])
     func median(_ values: [Double], _ expected: Double) {
         #expect(SoakComparison.median(values) == expected)
