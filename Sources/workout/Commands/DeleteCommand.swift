@@ -9,9 +9,9 @@ struct DeleteCommand: AsyncParsableCommand {
         commandName: "delete",
         abstract: "Delete a workout, a meal or a weigh-in by its ID.",
         discussion: """
-            The ID is as `workout history --json`, `workout today --json` or `workout weight --json` \
-            print it, or its first 4 or more hex digits when no other record of the kind starts \
-            with them. A workout's points come off your totals; streaks and achievements are \
+            The ID is as the ID column of `workout history` and `workout today` shows it, as \
+            `workout history --json`, `workout today --json` or `workout weight --json` print it, or \
+            its first 4 or more hex digits when no other record of the kind starts with them. A workout's points come off your totals; streaks and achievements are \
             counted again. Example: workout delete workout 0190a5b2
             """)
 

@@ -7,7 +7,10 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "List your workouts, newest first.",
-        discussion: "--type running lists only that kind of workout (the kind as logged, in any case).")
+        discussion: """
+            --type running lists only that kind of workout (the kind as logged, in any case). The \
+            ID column is what `workout edit workout ID` and `workout delete workout ID` take.
+            """)
 
     @Option(help: ArgumentHelp("How many workouts to show.", valueName: "count"))
     var limit: Int = 20
@@ -67,12 +70,13 @@ struct HistoryCommand: AsyncParsableCommand {
             return
         }
         let zone = LocalZone.current
+        let ids = ShortID.prefixes(report.workouts.map(\.id))
         var table = Table([
-            .init("When"), .init("Type"), .init("Duration", .right), .init("Burned", .right), .init("Exercises", .right), .init("Notes"),
+            .init("ID"), .init("When"), .init("Type"), .init("Duration", .right), .init("Burned", .right), .init("Exercises", .right), .init("Notes"),
         ])
         for workout in report.workouts {
             table.append([
-                Format.dateTime(workout.performedAt, in: zone), workout.type, Format.duration(seconds: workout.durationSeconds),
+                ids[workout.id] ?? "", Format.dateTime(workout.performedAt, in: zone), workout.type, Format.duration(seconds: workout.durationSeconds),
                 Format.kcal(workout.caloriesBurned), String(workout.exercisesCompleted), workout.notes,
             ])
         }

@@ -99,6 +99,16 @@ struct RecordEditTests {
             let otherKind = try await household.workout(["delete", "meal", ids[0]])
             #expect(otherKind.status == 66, "a workout's ID is no meal's: \(otherKind)")
 
+            // The short IDs history shows tell the two apart, and delete takes them.
+            let history = try await household.succeed(["history"])
+            let shown = history.split(separator: "\n").dropFirst().map { String($0.prefix { $0 != " " }) }
+            #expect(shown.count == 2 && Set(shown).count == 2 && shown.allSatisfy { $0.count >= 12 }, "\(history)")
+            #expect(shown.first.map { first in ids[1].filter { $0 != "-" }.hasPrefix(first) } == true, "the newest first: \(history)")
+            let deleted = try await household.succeed(["delete", "workout", try #require(shown.first)])
+            #expect(deleted.hasPrefix("Deleted the workout \(ids[1]): rowing"), "\(deleted)")
+            let today = try await household.succeed(["today"])
+            #expect(today.contains("  ID"), "today's workouts show their IDs too: \(today)")
+
             for malformed in [["delete", "workout", "abc"], ["delete", "workout", "xyz123"], ["delete", "run", ids[0]], ["edit", "meal", "12"]] {
                 let result = try await household.workout(malformed)
                 #expect(result.status == 64, "\(malformed): \(result)")
