@@ -25,7 +25,8 @@ struct WorkoutCLI: AsyncParsableCommand {
             """,
         subcommands: [
             LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, RegisterCommand.self,
-            LogCommand.self, TodayCommand.self, HistoryCommand.self, WeightCommand.self,
+            LogCommand.self, TodayCommand.self, WeekCommand.self, HistoryCommand.self, WeightCommand.self,
+            EditCommand.self, DeleteCommand.self, ProfileCommand.self, PasswordCommand.self, AccountCommand.self,
             AchievementsCommand.self, HouseholdCommand.self, ExportCommand.self, ImportCommand.self, WatchCommand.self,
             SessionsCommand.self, AdminCommand.self, ServersCommand.self,
         ]

@@ -26,7 +26,7 @@ extension WorkoutClient {
     ///   - inviteCode: The code the admin handed out (with the server's fingerprint after an
     ///     `@` or without: only the code is sent; see ``InviteCode``).
     ///   - member: The new member's profile.
-    ///   - password: Their password (at least 10 characters).
+    ///   - password: Their password (8 to 256 bytes).
     ///   - initialWeightEntryID: The id for the weight entry made from `member.weightKg`, if any.
     /// - Returns: The session, profile, totals and revision.
     /// - Throws: ``WorkoutError``: `NOT_FOUND` for an unknown, used, revoked or expired
@@ -61,9 +61,10 @@ extension WorkoutClient {
     ///
     /// - Parameters:
     ///   - current: The password now.
-    ///   - new: The new password (at least 10 characters).
+    ///   - new: The new password (8 to 256 bytes).
     /// - Returns: How many other sessions were ended.
-    /// - Throws: ``WorkoutError``: `UNAUTHENTICATED` when `current` is wrong.
+    /// - Throws: ``WorkoutError``: `PERMISSION_DENIED` when `current` is wrong (the session
+    ///   itself is fine); `INVALID_ARGUMENT` for a new password the server does not accept.
     public func changePassword(current: String, new: String) async throws(WorkoutError) -> Int {
         var request = Workout_V1_ChangePasswordRequest()
         request.currentPassword = current

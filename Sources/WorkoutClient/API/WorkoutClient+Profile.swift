@@ -22,7 +22,9 @@ extension WorkoutClient {
     /// Deletes the member's account and every record of theirs, for good.
     ///
     /// - Parameter password: Their password, as confirmation.
-    /// - Throws: ``WorkoutError``: `UNAUTHENTICATED` for a wrong password.
+    /// - Throws: ``WorkoutError``: `PERMISSION_DENIED` for a wrong password (the session
+    ///   itself is fine); `FAILED_PRECONDITION` when the member is the household's owner and
+    ///   no other admin would remain.
     public func deleteAccount(password: String) async throws(WorkoutError) {
         var request = Workout_V1_DeleteAccountRequest()
         request.password = password

@@ -6,13 +6,20 @@ import WorkoutClient
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "List your workouts, newest first.")
+        abstract: "List your workouts, newest first.",
+        discussion: """
+            --type running lists only that kind of workout (the kind as logged, in any case). The \
+            ID column is what `workout edit workout ID` and `workout delete workout ID` take.
+            """)
 
     @Option(help: ArgumentHelp("How many workouts to show.", valueName: "count"))
     var limit: Int = 20
 
     @Flag(help: "Show every workout.")
     var all = false
+
+    @Option(help: ArgumentHelp("Only workouts of this kind, e.g. running.", valueName: "type"))
+    var type: String?
 
     /// How many workouts to ask for per call (1 through 100); hidden, for tests of paging.
     @Option(name: .customLong("page-size"), help: ArgumentHelp(visibility: .hidden))
@@ -37,13 +44,15 @@ struct HistoryCommand: AsyncParsableCommand {
         let session = try SignedInSession()
         defer { session.close() }
         let (all, limit, pageSize) = (self.all, self.limit, self.pageSize)
+        let wanted = type.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let report = try await session.run("see your workouts") { client throws(WorkoutError) in
             var workouts: [Workout] = []
             var token: PageToken?
             repeat {
-                let size = all ? pageSize : min(pageSize, limit - workouts.count)
+                // Filtered by kind, every page may hold few matches: ask for full pages then.
+                let size = all || wanted != nil ? pageSize : min(pageSize, limit - workouts.count)
                 let page = try await client.workoutHistory(pageSize: size, pageToken: token)
-                workouts += page.items
+                workouts += page.items.filter { wanted == nil || $0.type.lowercased() == wanted }
                 token = page.nextPageToken
             } while token != nil && (all || workouts.count < limit)
             return Report(workouts: all ? workouts : Array(workouts.prefix(limit)), hasMore: token != nil || workouts.count > limit)
@@ -53,16 +62,21 @@ struct HistoryCommand: AsyncParsableCommand {
             return
         }
         guard !report.workouts.isEmpty else {
+            if let type {
+                Output.line("No \(type) workouts.")
+                return
+            }
             Output.line("No workouts yet. Log one with `workout log workout running --minutes 30`.")
             return
         }
         let zone = LocalZone.current
+        let ids = ShortID.prefixes(report.workouts.map(\.id))
         var table = Table([
-            .init("When"), .init("Type"), .init("Duration", .right), .init("Burned", .right), .init("Exercises", .right), .init("Notes"),
+            .init("ID"), .init("When"), .init("Type"), .init("Duration", .right), .init("Burned", .right), .init("Exercises", .right), .init("Notes"),
         ])
         for workout in report.workouts {
             table.append([
-                Format.dateTime(workout.performedAt, in: zone), workout.type, Format.duration(seconds: workout.durationSeconds),
+                ids[workout.id] ?? "", Format.dateTime(workout.performedAt, in: zone), workout.type, Format.duration(seconds: workout.durationSeconds),
                 Format.kcal(workout.caloriesBurned), String(workout.exercisesCompleted), workout.notes,
             ])
         }

@@ -85,17 +85,18 @@ struct TodayCommand: AsyncParsableCommand {
             lines.append("Meals: none logged")
         } else {
             lines.append("Meals")
-            lines += MealTable.lines(report.meals, totals: report.nutrition, zone: zone)
+            lines += MealTable.lines(report.meals, totals: report.nutrition, zone: zone, ids: ShortID.prefixes(report.meals.map(\.id)))
         }
         lines.append("")
         if report.workouts.isEmpty {
             lines.append("Workouts: none logged")
         } else {
             lines.append("Workouts")
-            var table = Table([.init("Time"), .init("Type"), .init("Duration", .right), .init("Burned", .right), .init("Exercises", .right), .init("Notes")])
+            let ids = ShortID.prefixes(report.workouts.map(\.id))
+            var table = Table([.init("ID"), .init("Time"), .init("Type"), .init("Duration", .right), .init("Burned", .right), .init("Exercises", .right), .init("Notes")])
             for workout in report.workouts {
                 table.append([
-                    Format.clock(workout.performedAt, in: zone), workout.type, Format.duration(seconds: workout.durationSeconds),
+                    ids[workout.id] ?? "", Format.clock(workout.performedAt, in: zone), workout.type, Format.duration(seconds: workout.durationSeconds),
                     Format.kcal(workout.caloriesBurned), String(workout.exercisesCompleted), workout.notes,
                 ])
             }

@@ -10,25 +10,26 @@ enum MealTable {
     ///   - totals: The totals to show in the last row.
     ///   - zone: The zone of the meal times.
     ///   - showTime: Whether each meal's row starts with its time.
-    static func lines(_ meals: [Meal], totals: NutritionTotals, zone: TimeZone, showTime: Bool = true) -> [String] {
-        var table = Table([
+    ///   - ids: The meals' short IDs (``ShortID``), shown in a first column when given.
+    static func lines(_ meals: [Meal], totals: NutritionTotals, zone: TimeZone, showTime: Bool = true, ids: [UUID: String]? = nil) -> [String] {
+        var table = Table((ids == nil ? [] : [Table.Column("ID")]) + [
             .init(showTime ? "Time" : ""), .init("Meal / item"), .init("kcal", .right), .init("Protein", .right),
             .init("Carbs", .right), .init("Fat", .right),
         ])
         for meal in meals {
             let title = meal.name.isEmpty ? meal.mealType.rawValue : "\(meal.mealType.rawValue): \(meal.name)"
-            table.append([
+            table.append((ids.map { [$0[meal.id] ?? ""] } ?? []) + [
                 showTime ? Format.clock(meal.eatenAt, in: zone) : "", title, Format.kcal(meal.totals.calories),
                 Format.grams(meal.totals.proteinG), Format.grams(meal.totals.carbsG), Format.grams(meal.totals.fatG),
             ])
             for item in meal.items {
-                table.append([
+                table.append((ids == nil ? [] : [""]) + [
                     "", "  " + item.name, Format.kcal(item.calories), Format.grams(item.proteinG),
                     Format.grams(item.carbsG), Format.grams(item.fatG),
                 ])
             }
         }
-        table.append([
+        table.append((ids == nil ? [] : [""]) + [
             "", "Total", Format.kcal(totals.calories), Format.grams(totals.proteinG), Format.grams(totals.carbsG),
             Format.grams(totals.fatG),
         ])

@@ -11,6 +11,12 @@ extension CLIError {
         /// Whether the call was Login or Register: `UNAUTHENTICATED` then means a wrong
         /// email or password, not an ended session.
         var signingIn = false
+        /// Whether the call checks the member's password (ChangePassword, DeleteAccount):
+        /// `PERMISSION_DENIED` then means a wrong password, not an admin-only action.
+        var checksPassword = false
+        /// Request fields by the option of this command that sets them, over
+        /// ``CLIError/option(forField:)``'s (e.g. `time_zone` is `--zone` for `profile set`).
+        var fieldOptions: [String: String] = [:]
     }
 
     /// The message and exit status for a failed call.
@@ -24,11 +30,16 @@ extension CLIError {
         switch error.code {
         case .unauthenticated:
             self.init(status, context.signingIn ? "wrong email or password" : "your session has ended; run `workout login`")
+        case .permissionDenied where context.checksPassword:
+            self.init(status, "wrong password; nothing was changed")
         case .permissionDenied:
             self.init(status, "only household admins can \(context.action)")
         case .invalidArgument, .outOfRange:
             var text = "invalid input: \(detail)"
-            if let field = error.field, let option = Self.option(forField: field) {
+            if let field = error.field, let option = context.fieldOptions[field], detail.hasPrefix(field + " ") {
+                // The command's own option for the field: named in its place ("--age must be …").
+                text = "invalid input: \(option)" + detail.dropFirst(field.count)
+            } else if let field = error.field, let option = context.fieldOptions[field] ?? Self.option(forField: field) {
                 text += " (check \(option))"
             }
             self.init(status, text)

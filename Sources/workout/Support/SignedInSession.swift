@@ -39,13 +39,21 @@ struct SignedInSession {
     ///
     /// - Parameters:
     ///   - action: What the command does, for "only household admins can …".
+    ///   - fieldOptions: Request fields by the option of this command that sets them, where
+    ///     they differ from the usual ones (see ``CLIError/Context/fieldOptions``).
+    ///   - checksPassword: Whether the calls check the member's password, so that
+    ///     `PERMISSION_DENIED` means a wrong one.
     ///   - body: The calls.
     /// - Returns: What `body` returns.
-    func run<R>(_ action: String, _ body: (WorkoutClient) async throws(WorkoutError) -> R) async throws(CLIError) -> R {
+    func run<R>(
+        _ action: String, fieldOptions: [String: String] = [:], checksPassword: Bool = false,
+        _ body: (WorkoutClient) async throws(WorkoutError) -> R
+    ) async throws(CLIError) -> R {
         do {
             return try await body(client)
         } catch {
-            throw CLIError(error, context: .init(server: address.description, action: action))
+            throw CLIError(error, context: .init(
+                server: address.description, action: action, checksPassword: checksPassword, fieldOptions: fieldOptions))
         }
     }
 

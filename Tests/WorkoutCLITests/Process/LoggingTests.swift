@@ -62,7 +62,7 @@ struct LoggingTests {
 
             let text = try await household.succeed(["history", "--limit", "2"])
             let lines = text.split(separator: "\n")
-            #expect(lines.first?.hasPrefix("When") == true, "\(text)")
+            #expect(lines.first?.hasPrefix("ID") == true && lines.first?.contains("When") == true, "\(text)")
             #expect(lines.count == 4, "\(text)")
             #expect(lines[1].contains("rowing") && lines[2].contains("yoga"))
             #expect(text.contains("--all"))

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout delete workout|meal|weight ID`: deletes one of the member's records by its ID or
+/// a unique prefix of it.
+struct DeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a workout, a meal or a weigh-in by its ID.",
+        discussion: """
+            The ID is as the ID column of `workout history` and `workout today` shows it, as \
+            `workout history --json`, `workout today --json` or `workout weight --json` print it, or \
+            its first 4 or more hex digits when no other record of the kind starts with them. A workout's points come off your totals; streaks and achievements are \
+            counted again. Example: workout delete workout 0190a5b2
+            """)
+
+    @Argument(help: ArgumentHelp("What to delete: workout, meal or weight.", valueName: "kind"))
+    var kind: RecordKindArgument
+
+    @Argument(help: ArgumentHelp("Its ID, or the first 4 or more hex digits of it.", valueName: "id"),
+              transform: RecordIDPrefix.init(parsing:))
+    var id: RecordIDPrefix
+
+    @OptionGroup var output: OutputOptions
+
+    /// What `--json` prints.
+    struct Report: Encodable {
+        /// The kind: workout, meal or weight.
+        var kind: String
+        /// The record as it was.
+        var deleted: FoundRecord
+        /// The member's totals after the deletion (workouts only).
+        var totals: Totals?
+    }
+
+    func run() async throws {
+        let session = try SignedInSession()
+        defer { session.close() }
+        let kind = self.kind
+        let record = try await RecordFinder.find(kind, id, in: session)
+        let (existed, totals) = try await session.run("delete your \(kind.noun)s") { client throws(WorkoutError) -> (Bool, Totals?) in
+            switch record {
+            case .workout(let workout):
+                let deleted = try await client.deleteWorkout(workout.id)
+                return (deleted.deleted, deleted.totals)
+            case .meal(let meal):
+                return (try await client.deleteMeal(meal.id), nil)
+            case .weight(let entry):
+                return (try await client.deleteWeight(entry.id), nil)
+            }
+        }
+        guard existed else {
+            // Deleted meanwhile, from another device.
+            throw CLIError(.notFound, "the \(kind.noun) \(Format.id(record.id)) was deleted already")
+        }
+        if output.json {
+            try Output.printJSON(Report(kind: kind.rawValue, deleted: record, totals: totals))
+            return
+        }
+        Output.line("Deleted the \(kind.noun) \(Format.id(record.id)): \(record.summary(in: LocalZone.current)).")
+        if let totals {
+            Output.line("Now \(Describe.totals(totals)).")
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `workout edit`: the group of commands that change a logged record.
+struct EditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change a logged workout, meal or weigh-in: only the options given change.",
+        discussion: """
+            The ID is as the ID column of `workout history` and `workout today` shows it, as \
+            `workout history --json`, `workout today --json` or `workout weight --json` print it, or \
+            its first 4 or more hex digits when no other record of the kind starts with them. The change applies only if nobody changed the record meanwhile (else exit 75: \
+            run it again). Example: workout edit workout 0190a5b2 --minutes 45 --notes "hill repeats"
+            """,
+        subcommands: [EditWorkoutCommand.self, EditMealCommand.self, EditWeightCommand.self])
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout edit weight ID …`: changes a logged weigh-in.
+struct EditWeightCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "weight",
+        abstract: "Change a weigh-in: its weight, time or note; the newest one is also your profile's weight.")
+
+    @Argument(help: ArgumentHelp("The weigh-in's ID, or the first 4 or more hex digits of it.", valueName: "id"),
+              transform: RecordIDPrefix.init(parsing:))
+    var id: RecordIDPrefix
+
+    @Option(help: ArgumentHelp("The weight in kilograms.", valueName: "kg"))
+    var weight: Double?
+
+    @Option(help: TimeHelp.at, transform: TimeArgument.init(parsing:))
+    var at: TimeArgument?
+
+    @Option(help: "A note (\"\" for none).")
+    var note: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard weight != nil || at != nil || note != nil else {
+            throw ValidationError("nothing to change; give at least one of --weight, --at, --note")
+        }
+        if let weight { guard weight.isFinite else { throw ValidationError("--weight must be a number of kilograms, e.g. 72.4") } }
+    }
+
+    /// `entry` with the options' changes.
+    func edited(_ entry: WeightEntry, now: Date) -> WeightEntry {
+        var entry = entry
+        if let weight { entry.weightKg = weight }
+        if let at {
+            entry.measuredAt = at.resolve(now: now, in: LocalZone.current)
+            entry.timeZone = LocalZone.identifier
+        }
+        if let note { entry.note = note }
+        return entry
+    }
+
+    func run() async throws {
+        let session = try SignedInSession()
+        defer { session.close() }
+        guard case .weight(let entry) = try await RecordFinder.find(.weight, id, in: session) else {
+            throw CLIError(.failure, "the search for a weigh-in found another kind of record")
+        }
+        let changed = edited(entry, now: Date())
+        let updated = try await session.run("change your weigh-ins", fieldOptions: ["entry.weight_kg": "--weight"]) {
+            client throws(WorkoutError) in try await client.updateWeight(changed, expectedRevision: entry.revision)
+        }
+        if output.json {
+            try Output.printJSON(updated)
+            return
+        }
+        Output.line("Updated the weigh-in \(Format.id(entry.id)): \(FoundRecord.weight(updated.entry).summary(in: LocalZone.current)).")
+        if updated.profileWeightUpdated {
+            Output.line("Your profile's weight is now \(updated.profileWeightKg > 0 ? Format.kilograms(updated.profileWeightKg) : "not stated").")
+        }
+    }
+}

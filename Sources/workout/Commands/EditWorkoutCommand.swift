@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import WorkoutClient
+
+/// `workout edit workout ID …`: changes a logged workout's fields.
+struct EditWorkoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workout",
+        abstract: "Change a workout: its kind, duration, calories, exercises, time or notes.")
+
+    @Argument(help: ArgumentHelp("The workout's ID, or the first 4 or more hex digits of it.", valueName: "id"),
+              transform: RecordIDPrefix.init(parsing:))
+    var id: RecordIDPrefix
+
+    @Option(help: ArgumentHelp("The kind of workout, e.g. running.", valueName: "type"))
+    var type: String?
+
+    @Option(help: ArgumentHelp("How long it lasted, in minutes.", valueName: "minutes"))
+    var minutes: Double?
+
+    @Option(help: ArgumentHelp("Calories burned, in kcal.", valueName: "kcal"))
+    var calories: Double?
+
+    @Option(help: ArgumentHelp("How many exercises you completed.", valueName: "count"))
+    var exercises: Int?
+
+    @Option(help: TimeHelp.at, transform: TimeArgument.init(parsing:))
+    var at: TimeArgument?
+
+    @Option(help: "Notes (\"\" for none).")
+    var notes: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard type != nil || minutes != nil || calories != nil || exercises != nil || at != nil || notes != nil else {
+            throw ValidationError("nothing to change; give at least one of --type, --minutes, --calories, --exercises, --at, --notes")
+        }
+        if let minutes { guard minutes.isFinite, minutes > 0 else { throw ValidationError("--minutes must be a number above 0") } }
+        if let calories { guard calories.isFinite, calories >= 0 else { throw ValidationError("--calories must be a number of 0 or more") } }
+        if let exercises { guard exercises >= 0 else { throw ValidationError("--exercises must be 0 or more") } }
+    }
+
+    /// `workout` with the options' changes.
+    func edited(_ workout: Workout, now: Date) -> Workout {
+        var workout = workout
+        if let type { workout.type = type }
+        if let minutes { workout.durationSeconds = Int(min((minutes * 60).rounded(), 1e9)) }
+        if let calories { workout.caloriesBurned = calories }
+        if let exercises { workout.exercisesCompleted = exercises }
+        if let at {
+            // A time typed here is meant in this machine's zone, where the record's day then is.
+            workout.performedAt = at.resolve(now: now, in: LocalZone.current)
+            workout.timeZone = LocalZone.identifier
+        }
+        if let notes { workout.notes = notes }
+        return workout
+    }
+
+    func run() async throws {
+        let session = try SignedInSession()
+        defer { session.close() }
+        guard case .workout(let workout) = try await RecordFinder.find(.workout, id, in: session) else {
+            throw CLIError(.failure, "the search for a workout found another kind of record")
+        }
+        let changed = edited(workout, now: Date())
+        let updated = try await session.run("change your workouts", fieldOptions: ["workout.workout_type": "--type"]) {
+            client throws(WorkoutError) in try await client.updateWorkout(changed, expectedRevision: workout.revision)
+        }
+        if output.json {
+            try Output.printJSON(updated)
+            return
+        }
+        Output.line("Updated the workout \(Format.id(workout.id)): \(FoundRecord.workout(updated.workout).summary(in: LocalZone.current)).")
+        Output.line("Now \(Describe.totals(updated.totals)).")
+        for achievement in updated.unlocked {
+            Output.line("Achievement unlocked: \(Describe.achievement(achievement))")
+        }
+    }
+}

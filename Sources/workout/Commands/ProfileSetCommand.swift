@@ -1,0 +1,77 @@
+import ArgumentParser
+import WorkoutClient
+
+/// `workout profile set`: changes the fields given, and only those.
+struct ProfileSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Change your profile: only the fields given change.",
+        discussion: """
+            Age, height, weight and goal take `none` to clear them (not stated). The server checks \
+            the values (age 5-120, height 50-272 cm, weight 10-500 kg, a time zone it knows) and \
+            names the option at fault. --weight changes the profile only; `workout log weight` also \
+            records a weigh-in. Example: workout profile set --weight 71.5 --goal lose-weight
+            """)
+
+    @Option(help: ArgumentHelp("Your age in years, or none.", valueName: "years"), transform: Setting.parse { Int($0) })
+    var age: Setting<Int>?
+
+    @Option(help: ArgumentHelp("Your height in centimetres, or none.", valueName: "cm"), transform: Setting.parse { Double($0) })
+    var height: Setting<Double>?
+
+    @Option(help: ArgumentHelp("Your weight in kilograms, or none.", valueName: "kg"), transform: Setting.parse { Double($0) })
+    var weight: Setting<Double>?
+
+    @Option(help: ArgumentHelp("Your goal: \(GoalArgument.names), or none.", valueName: "goal"), transform: GoalArgument.parse)
+    var goal: Setting<FitnessGoal>?
+
+    @Option(help: ArgumentHelp("Your IANA time zone, e.g. Europe/Berlin: where your days begin.", valueName: "zone"))
+    var zone: String?
+
+    @Option(name: .customLong("first-name"), help: ArgumentHelp("Your first name.", valueName: "name"))
+    var firstName: String?
+
+    @Option(name: .customLong("last-name"), help: ArgumentHelp("Your last name (\"\" for none).", valueName: "name"))
+    var lastName: String?
+
+    @OptionGroup var output: OutputOptions
+
+    /// The request fields of `Profile.UpdateProfile` by the option that sets them.
+    static let fieldOptions = [
+        "age": "--age", "height_cm": "--height", "weight_kg": "--weight", "fitness_goal": "--goal",
+        "time_zone": "--zone", "first_name": "--first-name", "last_name": "--last-name",
+    ]
+
+    /// The update the options ask for.
+    var update: ProfileUpdate {
+        ProfileUpdate(
+            // `map`, not `?.`: an option not given stays `nil` (keep), `none` becomes `.some(nil)` (clear).
+            firstName: firstName, lastName: lastName, age: age.map(\.value), heightCm: height.map(\.value),
+            weightKg: weight.map(\.value), fitnessGoal: goal.map(\.value), timeZone: zone)
+    }
+
+    func validate() throws {
+        guard !update.isEmpty else {
+            throw ValidationError("nothing to change; give at least one of --age, --height, --weight, --goal, --zone, --first-name, --last-name")
+        }
+        if case .set(let value) = height, !value.isFinite { throw ValidationError("--height must be a number of centimetres") }
+        if case .set(let value) = weight, !value.isFinite { throw ValidationError("--weight must be a number of kilograms") }
+    }
+
+    func run() async throws {
+        let update = self.update
+        let session = try SignedInSession()
+        defer { session.close() }
+        let snapshot = try await session.run("change your profile", fieldOptions: Self.fieldOptions) { client throws(WorkoutError) in
+            try await client.updateProfile(update)
+        }
+        if output.json {
+            try Output.printJSON(ProfileCommand.Report(
+                server: session.address.description, profile: snapshot.profile, totals: snapshot.totals,
+                revision: snapshot.revision))
+        } else {
+            Output.line("Profile updated.")
+            Output.lines(ProfileCommand.lines(snapshot.profile, server: session.address.description))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+
+/// A record's ID as given on the command line: the whole UUID as `history --json` or
+/// `today --json` prints it (any case, with or without hyphens), or its first 4 or more hex
+/// digits, which must then match exactly one of the member's records of the kind meant.
+struct RecordIDPrefix: Sendable, Equatable, CustomStringConvertible {
+    /// The fewest hex digits accepted.
+    static let minimumDigits = 4
+
+    /// The hex digits given, lower-case, without hyphens (4 through 32 of them).
+    let digits: String
+
+    /// What the user typed, for messages.
+    let description: String
+
+    /// Parses an ID or an ID's prefix.
+    ///
+    /// - Parameter text: What the user typed.
+    /// - Throws: `ValidationError` for anything but 4 to 32 hex digits (hyphens aside).
+    init(parsing text: String) throws(ValidationError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let digits = trimmed.lowercased().filter { $0 != "-" }
+        guard (Self.minimumDigits...32).contains(digits.count), digits.allSatisfy(\.isHexDigit) else {
+            throw ValidationError(
+                "expected a record's ID as `workout history --json` or `workout today --json` prints it, or its first \(Self.minimumDigits) or more hex digits, e.g. 0190a5b2")
+        }
+        self.digits = digits
+        self.description = trimmed
+    }
+
+    /// The whole ID, when all 32 digits were given.
+    var wholeID: UUID? {
+        guard digits.count == 32 else { return nil }
+        let characters = Array(digits)
+        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }
+        return UUID(uuidString: groups.joined(separator: "-"))
+    }
+
+    /// Whether `id` starts with these digits.
+    func matches(_ id: UUID) -> Bool {
+        id.uuidString.lowercased().filter { $0 != "-" }.hasPrefix(digits)
+    }
+}
