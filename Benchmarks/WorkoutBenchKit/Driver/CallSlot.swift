@@ -14,6 +14,9 @@ enum CallPurpose: UInt8, Sendable {
     case watch
     /// Queries.MealsOfDay checking the preloaded data before the run (the answer is decoded).
     case probe
+    /// Admin.Stats asked only so that the Stats connection is not idle long enough for the
+    /// server's idle limit to end it (a long warm-up; a long window without a soak's minutes).
+    case keepAlive
 }
 
 /// A call in flight on a connection: its id, when it was sent (or, in rate mode, meant to be

@@ -75,6 +75,11 @@ final class LoadDriver {
     /// Nanoseconds between two calls of one connection in rate mode; 0 in closed loop.
     var rateInterval: UInt64 = 0
     var statsAnswers = 0
+    /// When the Stats connection last sent a call (for ``statsKeepAliveInterval``).
+    var statsAskedAt: UInt64 = 0
+    /// The longest the Stats connection stays quiet during the load: well inside the server's
+    /// default idle limit (300 s), which would otherwise end it in a long warm-up.
+    static let statsKeepAliveInterval: UInt64 = 60_000_000_000
     /// Set by an answer that lets the next phase begin; acted on after the answers being
     /// handled (never inside a connection's frame handling, which the next phase may reset).
     var nextPhaseReady = false
@@ -328,6 +333,8 @@ final class LoadDriver {
             soakMinuteAnswered(Int(answer.call.tag), stats: stats)
         case .watch:
             try watchEnded(answer, on: connection)
+        case .keepAlive:
+            _ = try decode(answer, as: Workout_V1_StatsResponse.self, what: "Admin.Stats (keeping the Stats connection alive)")
         case .probe:
             let meals = try decode(answer, as: Workout_V1_MealsOfDayResponse.self, what: "the preload check (Queries.MealsOfDay)")
             outcome.probedMeals = meals.meals.count
@@ -445,6 +452,9 @@ final class LoadDriver {
         case .done:
             break
         }
+        if phase == .warmup || phase == .measure, admin?.authenticated == true, now >= statsAskedAt + Self.statsKeepAliveInterval {
+            try askStats(now: now, purpose: .keepAlive)
+        }
         if rateInterval > 0 && issuing { try issueScheduledCalls(now: now) }
         if now >= nextTick && phase != .done {
             try checkConnectTimeouts(now: now)
@@ -483,6 +493,7 @@ final class LoadDriver {
     /// Asks Admin.Stats; `minute` (from 1) when the answer also ends a soak's minute.
     func askStats(now: UInt64, minute: Int? = nil, purpose: CallPurpose = .stats) throws {
         guard let admin else { return }
+        statsAskedAt = now
         try admin.startCall(method: MethodCatalog.stats.number, body: [], purpose: purpose, sentAt: now, tag: UInt32(minute ?? 0))
         try flush(admin)
     }
