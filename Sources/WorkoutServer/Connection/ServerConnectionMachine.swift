@@ -26,7 +26,8 @@ package import WorkoutProtocol
 ///    they resume when both are down to half; a peer that leaves them full for
 ///    `slowReaderTimeout` is disconnected.
 /// 6. **GOAWAY and draining** (13): shutdown sends GOAWAY naming the last call id, answers
-///    later REQUESTs UNAVAILABLE, and closes when the calls are done and the output written.
+///    later REQUESTs UNAVAILABLE, and closes when the calls are done and the output written,
+///    including what the transport still held of it.
 /// 7. **A device that holds without asking** (15): until a call binds a session, frames may
 ///    carry at most `maxFrameSizeWithoutSession` bytes (the methods without a session need no
 ///    more) and the connection may stay idle only `sessionlessIdleTimeout`; every frame must
@@ -610,7 +611,7 @@ package struct ServerConnectionMachine: Sendable {
             backedUpSince = now
             actions.append(.pauseReading)
         }
-        if phase == .draining, calls.isEmpty, output.isEmpty {
+        if phase == .draining, calls.isEmpty, output.isEmpty, transportBacklog == 0 {
             close(log: "drained", &actions)
             return
         }

@@ -314,6 +314,21 @@ import WorkoutProtocol
         #expect(harness.closed)
     }
 
+    @Test func drainingClosesOnlyOnceTheTransportSentTheLastAnswer() {
+        var harness = Self.signedIn()
+        let write = harness.request(Self.profile)
+        harness.shutdown()
+        harness.finish(write, .success([5]))
+        // The transport took every byte of the answer, but its ciphertext still waits.
+        let frames = harness.readFrames(transportBacklog: 300)
+        #expect(ServerMachineHarness.status(of: write, in: frames) == .ok)
+        #expect(!harness.closed, "the answer is not on the wire yet")
+        harness.transportBacklog(100)
+        #expect(!harness.closed)
+        harness.transportBacklog(0)
+        #expect(harness.closed)
+    }
+
     // MARK: Shutdown
 
     @Test func shutdownSendsGoAwayEndsWatchesFinishesCallsAndThenCloses() {
