@@ -91,6 +91,7 @@ final class ClientConnection: @unchecked Sendable {
                 } catch {
                     throw CallFailure.final(error)
                 }
+                connection.verifiedServerFingerprint = ServerFingerprint(publicKey: key)
             } catch {
                 connection.close(reason: (error as? CallFailure)?.error ?? .unavailable("\(error)"))
                 throw error
@@ -110,6 +111,10 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private let serverAddress: ServerAddress
+    /// The fingerprint of the key the server proved it holds and ``ServerTrust`` accepted;
+    /// `nil` over plain TCP. Set once in ``open(to:options:security:trust:)``, before the
+    /// connection is handed to anyone.
+    private(set) var verifiedServerFingerprint: ServerFingerprint?
     /// Plain TCP or TLS, between the socket and the machine.
     private let transport: ClientTransport
     /// Waits for the TLS handshake.
