@@ -74,7 +74,7 @@ extension WorkoutClient {
         request.currentPassword = current
         request.newPassword = new
         try requireConfidentialTransport(for: "ChangePassword")
-        return Int(try await call(MethodCatalog.changePassword, request, idempotent: false).revokedSessions)
+        return Int(try await call(MethodCatalog.changePassword, request, idempotent: false, carriesPassword: true).revokedSessions)
     }
 
     /// The member's sessions (their devices), the current one marked.

@@ -150,11 +150,13 @@ public final class WorkoutClient: Sendable {
     ///   - serverFingerprint: When given, the call goes only over a connection whose server
     ///     proved it holds the key with this fingerprint (an invite's); checked on every
     ///     connection it is tried on, before anything of it is sent.
+    ///   - carriesPassword: Whether the request holds a password: over plain TCP it then goes
+    ///     only to a peer whose connected address is loopback (unless passwords are allowed).
     /// - Returns: The response message.
     /// - Throws: ``WorkoutError``; `FAILED_PRECONDITION` when the server's key is not `serverFingerprint`.
     func call<Request, Response>(
         _ method: RPCMethod<Request, Response>, _ request: Request, idempotent: Bool, timeout: Duration? = nil,
-        requiringServerFingerprint serverFingerprint: ServerFingerprint? = nil
+        requiringServerFingerprint serverFingerprint: ServerFingerprint? = nil, carriesPassword: Bool = false
     ) async throws(WorkoutError) -> Response {
         let body = try serialize(request, for: method)
         let deadline = (timeout ?? configuration.callTimeout).map { ContinuousClock.now + $0 }
@@ -165,6 +167,7 @@ public final class WorkoutClient: Sendable {
             }
             let connection = try await connection()
             if let serverFingerprint { try requireServerKey(serverFingerprint, on: connection, for: method.descriptor.name) }
+            if carriesPassword { try requireConfidentialTransport(for: method.descriptor.name, on: connection) }
             do {
                 let bytes = try await connection.unary(method: method.number, body: body, deadline: deadline)
                 do {
@@ -228,7 +231,8 @@ public final class WorkoutClient: Sendable {
             guard let opening else { break }
             _ = try? await opening.value
         }
-        let response = try await call(method, request, idempotent: false, requiringServerFingerprint: serverFingerprint)
+        let response = try await call(
+            method, request, idempotent: false, requiringServerFingerprint: serverFingerprint, carriesPassword: true)
         state.withLock { state in
             state.token = token(response)
             state.boundConnection = state.connection.map(ObjectIdentifier.init)
@@ -237,12 +241,19 @@ public final class WorkoutClient: Sendable {
     }
 
     /// Refuses to send a password over plain TCP beyond this machine unless the configuration
-    /// allows it (see ``TransportSecurity/plainTCP(allowsPasswords:)``).
+    /// allows it (see ``TransportSecurity/plainTCP(allowsPasswords:)``). Before connecting
+    /// (`connection` `nil`) the address must be a loopback IP literal or `localhost`; on a
+    /// connection, the address it is connected to must be loopback.
     ///
-    /// - Parameter what: The call that would carry the password, for the message.
+    /// - Parameters:
+    ///   - what: The call that would carry the password, for the message.
+    ///   - connection: The connection it would go over, once there is one.
     /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`).
-    func requireConfidentialTransport(for what: String) throws(WorkoutError) {
-        guard case .plainTCP(allowsPasswords: false) = configuration.transportSecurity, !configuration.address.isLoopback else {
+    func requireConfidentialTransport(for what: String, on connection: ClientConnection? = nil) throws(WorkoutError) {
+        guard case .plainTCP(allowsPasswords: false) = configuration.transportSecurity else { return }
+        if let connection {
+            if connection.peerIsLoopback { return }
+        } else if configuration.address.mayBeLoopback {
             return
         }
         throw WorkoutError(

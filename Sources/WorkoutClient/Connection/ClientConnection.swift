@@ -108,6 +108,7 @@ final class ClientConnection: @unchecked Sendable {
         self.readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
         self.machine = ClientConnectionMachine(options: options, now: Self.now())
         self.serverAddress = address
+        self.peerIsLoopback = LoopbackAddress.isPeerLoopback(descriptor)
     }
 
     private let serverAddress: ServerAddress
@@ -115,6 +116,8 @@ final class ClientConnection: @unchecked Sendable {
     /// `nil` over plain TCP. Set once in ``open(to:options:security:trust:)``, before the
     /// connection is handed to anyone.
     private(set) var verifiedServerFingerprint: ServerFingerprint?
+    /// Whether the address the socket is connected to is this machine's loopback.
+    let peerIsLoopback: Bool
     /// Plain TCP or TLS, between the socket and the machine.
     private let transport: ClientTransport
     /// Waits for the TLS handshake.
