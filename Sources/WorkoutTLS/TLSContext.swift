@@ -63,6 +63,13 @@ package final class TLSContext: @unchecked Sendable {
         _ = SSL_CTX_set_num_tickets(handle, 0)
         if role == .client {
             SSL_CTX_set_verify(handle, SSL_VERIFY_NONE, nil)
+        } else {
+            // No TLS 1.2 renegotiation: a client could make the server redo handshakes on one
+            // connection, outside the connection limits' handshake timer.
+            _ = SSL_CTX_set_options(handle, copenssl_op_no_renegotiation())
+            // An idle connection gives back its ~35 KB of record buffers (a household's
+            // devices mostly sit idle between calls; OpenSSL allocates them again on use).
+            _ = copenssl_ctx_set_mode(handle, copenssl_mode_release_buffers())
         }
     }
 

@@ -159,6 +159,21 @@ package final class TLSSession {
         return written
     }
 
+    /// Queues a TLS 1.3 KeyUpdate that asks the peer to update its keys too (which the peer
+    /// answers with a KeyUpdate of its own, while it reads); the message waits in
+    /// ``pendingCiphertext(_:)``.
+    ///
+    /// - Throws: ``TLSError`` before the handshake is complete, over TLS 1.2, or when OpenSSL fails.
+    package func requestKeyUpdate() throws(TLSError) {
+        guard isHandshakeComplete else { throw TLSError("no key update before the TLS handshake is complete") }
+        ERR_clear_error()
+        guard SSL_key_update(ssl, SSL_KEY_UPDATE_REQUESTED) == 1 else { throw TLSError.drainingQueue("cannot request a key update") }
+        // "The KeyUpdate message will be sent the next time SSL_do_handshake() … is called" (SSL_key_update(3)).
+        let result = SSL_do_handshake(ssl)
+        takeCiphertext()
+        guard result == 1 else { throw TLSError.drainingQueue("cannot send the key update") }
+    }
+
     /// Queues a close_notify alert (the polite end of the TLS session), if the handshake is done.
     package func close() {
         guard isHandshakeComplete else { return }
@@ -172,6 +187,9 @@ package final class TLSSession {
 
     /// Whether ciphertext waits for the socket.
     package var hasPendingCiphertext: Bool { sentOffset < unsent.count }
+
+    /// How many bytes of ciphertext wait for the socket.
+    package var pendingCiphertextCount: Int { unsent.count - sentOffset }
 
     /// Runs `body` with the ciphertext waiting for the socket (possibly empty).
     package func pendingCiphertext<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {

@@ -60,7 +60,9 @@ struct Serve: AsyncParsableCommand {
             var fingerprint: String?
             if transport == .tls {
                 do {
-                    let (identity, created) = try ServerIdentity.loadOrCreate(in: settings.dataDirectory)
+                    let (identity, created) = try ServerIdentity.loadOrCreate(in: settings.dataDirectory) { repair in
+                        logger.warning("\(repair)")
+                    }
                     configuration.tls = try identity.makeTLSContext()
                     fingerprint = identity.fingerprint.description
                     logger.notice("TLS key fingerprint: \(identity.fingerprint)\(created ? " (a new key, made now)" : "")")

@@ -62,3 +62,34 @@ extension TestConnection {
         }
     }
 }
+
+extension TestConnection {
+    /// How a flood of ``sendKeyUpdates(_:sendTimeout:)`` ended.
+    package struct FloodResult: Sendable {
+        /// KeyUpdate requests handed to the socket.
+        package var sent: Int
+        /// The `errno` of the send that failed (EAGAIN: the send timeout passed), 0 when all went.
+        package var failure: Int32
+    }
+
+    /// Sends up to `count` TLS 1.3 KeyUpdate requests (each asks the server to answer with a
+    /// KeyUpdate of its own) and reads nothing; stops at the first send that fails or waits
+    /// longer than `sendTimeout` seconds.
+    package func sendKeyUpdates(_ count: Int, sendTimeout: Double) throws -> FloodResult {
+        guard let tls else { throw Closed() }
+        var tv = timeval(tv_sec: Int(sendTimeout), tv_usec: Int((sendTimeout - Double(Int(sendTimeout))) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var sent = 0
+        while sent < count {
+            let batch = min(1_000, count - sent)
+            for _ in 0..<batch { try tls.requestKeyUpdate() }
+            do {
+                try Self.sendCiphertext(tls, descriptor)
+            } catch let closed as Closed {
+                return FloodResult(sent: sent, failure: closed.code)
+            }
+            sent += batch
+        }
+        return FloodResult(sent: sent, failure: 0)
+    }
+}

@@ -19,7 +19,7 @@ package final class TestConnection: @unchecked Sendable {
     /// Frames read while looking for another one, handed out first by ``readFrame()``.
     private var backlog: [Frame] = []
     /// The TLS session, when the port is one of ``TLSPorts``.
-    private var tls: TLSSession?
+    var tls: TLSSession?
 
     package struct Failure: Error, CustomStringConvertible {
         package let status: StatusCode

@@ -51,6 +51,26 @@ struct TLSSessionTests {
         return (client, server, identity)
     }
 
+    @Test("Reading a KeyUpdate request makes the server answer with ciphertext of its own, though it wrote nothing")
+    func keyUpdateIsAnsweredWhileReading() throws {
+        let (client, server, _) = try Self.pair()
+        try Self.handshake(client, server)
+        try Self.pump(server, client)
+        _ = try Self.readAll(client)
+        #expect(!server.hasPendingCiphertext)
+        for _ in 0..<100 { try client.requestKeyUpdate() }
+        try Self.pump(client, server)
+        #expect(try Self.readAll(server).isEmpty)
+        // What a server must count against the connection's output limits.
+        #expect(server.pendingCiphertextCount >= 100 * 20, "\(server.pendingCiphertextCount) bytes answered")
+        // Both sides still agree on the keys.
+        try Self.pump(server, client)
+        _ = try Self.readAll(client)
+        _ = try Array("after".utf8).withUnsafeBytes { try client.writePlaintext($0) }
+        try Self.pump(client, server)
+        #expect(try Self.readAll(server) == Array("after".utf8))
+    }
+
     @Test("A client and a server complete a TLS 1.3 handshake and carry data both ways")
     func handshakeAndData() throws {
         let (client, server, identity) = try Self.pair()

@@ -72,7 +72,7 @@ extension WorkoutClient {
         request.userID = id.wireBytes
         request.newPassword = newPassword
         try requireConfidentialTransport(for: "ResetPassword")
-        return Int(try await call(MethodCatalog.resetPassword, request, idempotent: false).revokedSessions)
+        return Int(try await call(MethodCatalog.resetPassword, request, idempotent: false, carriesPassword: true).revokedSessions)
     }
 
     /// The server's figures: connections, calls and latencies by method, store size, commits.

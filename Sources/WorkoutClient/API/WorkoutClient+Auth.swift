@@ -24,23 +24,28 @@ extension WorkoutClient {
     ///
     /// - Parameters:
     ///   - inviteCode: The code the admin handed out (with the server's fingerprint after an
-    ///     `@` or without: only the code is sent; see ``InviteCode``).
+    ///     `@` or without: only the code is sent; see ``InviteCode``). With a fingerprint,
+    ///     nothing is sent unless the connection's server proved it holds that key.
     ///   - member: The new member's profile.
     ///   - password: Their password (8 to 256 bytes).
     ///   - initialWeightEntryID: The id for the weight entry made from `member.weightKg`, if any.
     /// - Returns: The session, profile, totals and revision.
     /// - Throws: ``WorkoutError``: `NOT_FOUND` for an unknown, used, revoked or expired
-    ///   code; `ALREADY_EXISTS` when the email has an account; `INVALID_ARGUMENT`.
+    ///   code; `ALREADY_EXISTS` when the email has an account; `INVALID_ARGUMENT`;
+    ///   `FAILED_PRECONDITION` when the invite's fingerprint is not the server's verified key
+    ///   (or the connection is plain TCP, where no key is verified).
     public func register(
         inviteCode: String, member: NewMember, password: String, initialWeightEntryID: UUID = .timeOrdered()
     ) async throws(WorkoutError) -> SignedIn {
         var request = Workout_V1_RegisterRequest()
-        request.inviteCode = InviteCode(inviteCode)?.code ?? inviteCode
+        let invite = InviteCode(inviteCode)
+        request.inviteCode = invite?.code ?? inviteCode
         request.profile = member.wire
         request.password = password
         request.deviceName = configuration.deviceName
         request.initialWeightEntryID = initialWeightEntryID.wireBytes
-        return SignedIn(wire: try await signIn(MethodCatalog.register, request) { $0.sessionToken })
+        return SignedIn(wire: try await signIn(
+            MethodCatalog.register, request, requiringServerFingerprint: invite?.serverFingerprint) { $0.sessionToken })
     }
 
     /// Ends this device's session on the server and forgets the token. Succeeds also when
@@ -70,7 +75,7 @@ extension WorkoutClient {
         request.currentPassword = current
         request.newPassword = new
         try requireConfidentialTransport(for: "ChangePassword")
-        return Int(try await call(MethodCatalog.changePassword, request, idempotent: false).revokedSessions)
+        return Int(try await call(MethodCatalog.changePassword, request, idempotent: false, carriesPassword: true).revokedSessions)
     }
 
     /// The member's sessions (their devices), the current one marked.

@@ -29,7 +29,7 @@ extension WorkoutClient {
         var request = Workout_V1_DeleteAccountRequest()
         request.password = password
         try requireConfidentialTransport(for: "DeleteAccount")
-        _ = try await call(MethodCatalog.deleteAccount, request, idempotent: false)
+        _ = try await call(MethodCatalog.deleteAccount, request, idempotent: false, carriesPassword: true)
         forgetSession()
     }
 }

@@ -147,10 +147,16 @@ public final class WorkoutClient: Sendable {
     ///   - idempotent: Whether running the call twice has the effect of running it once
     ///     (reads; writes with client-generated ids).
     ///   - timeout: The call's deadline, across retries; `nil` uses the configuration's.
+    ///   - serverFingerprint: When given, the call goes only over a connection whose server
+    ///     proved it holds the key with this fingerprint (an invite's); checked on every
+    ///     connection it is tried on, before anything of it is sent.
+    ///   - carriesPassword: Whether the request holds a password: over plain TCP it then goes
+    ///     only to a peer whose connected address is loopback (unless passwords are allowed).
     /// - Returns: The response message.
-    /// - Throws: ``WorkoutError``.
+    /// - Throws: ``WorkoutError``; `FAILED_PRECONDITION` when the server's key is not `serverFingerprint`.
     func call<Request, Response>(
-        _ method: RPCMethod<Request, Response>, _ request: Request, idempotent: Bool, timeout: Duration? = nil
+        _ method: RPCMethod<Request, Response>, _ request: Request, idempotent: Bool, timeout: Duration? = nil,
+        requiringServerFingerprint serverFingerprint: ServerFingerprint? = nil, carriesPassword: Bool = false
     ) async throws(WorkoutError) -> Response {
         let body = try serialize(request, for: method)
         let deadline = (timeout ?? configuration.callTimeout).map { ContinuousClock.now + $0 }
@@ -160,6 +166,8 @@ public final class WorkoutClient: Sendable {
                 throw WorkoutError(code: .cancelled, message: "the call was cancelled")
             }
             let connection = try await connection()
+            if let serverFingerprint { try requireServerKey(serverFingerprint, on: connection, for: method.descriptor.name) }
+            if carriesPassword { try requireConfidentialTransport(for: method.descriptor.name, on: connection) }
             do {
                 let bytes = try await connection.unary(method: method.number, body: body, deadline: deadline)
                 do {
@@ -201,8 +209,10 @@ public final class WorkoutClient: Sendable {
     ///   - method: Login or Register.
     ///   - request: Its request.
     ///   - token: The session token in its response.
+    ///   - serverFingerprint: The fingerprint the server's key must have (an invite's), if any.
     func signIn<Request, Response>(
-        _ method: RPCMethod<Request, Response>, _ request: Request, token: (Response) -> Data
+        _ method: RPCMethod<Request, Response>, _ request: Request, requiringServerFingerprint serverFingerprint: ServerFingerprint? = nil,
+        token: (Response) -> Data
     ) async throws(WorkoutError) -> Response {
         try requireConfidentialTransport(for: method.descriptor.name)
         // A connection bound to a session cannot sign in again: drop it, also when it is
@@ -221,7 +231,8 @@ public final class WorkoutClient: Sendable {
             guard let opening else { break }
             _ = try? await opening.value
         }
-        let response = try await call(method, request, idempotent: false)
+        let response = try await call(
+            method, request, idempotent: false, requiringServerFingerprint: serverFingerprint, carriesPassword: true)
         state.withLock { state in
             state.token = token(response)
             state.boundConnection = state.connection.map(ObjectIdentifier.init)
@@ -230,18 +241,45 @@ public final class WorkoutClient: Sendable {
     }
 
     /// Refuses to send a password over plain TCP beyond this machine unless the configuration
-    /// allows it (see ``TransportSecurity/plainTCP(allowsPasswords:)``).
+    /// allows it (see ``TransportSecurity/plainTCP(allowsPasswords:)``). Before connecting
+    /// (`connection` `nil`) the address must be a loopback IP literal or `localhost`; on a
+    /// connection, the address it is connected to must be loopback.
     ///
-    /// - Parameter what: The call that would carry the password, for the message.
+    /// - Parameters:
+    ///   - what: The call that would carry the password, for the message.
+    ///   - connection: The connection it would go over, once there is one.
     /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`).
-    func requireConfidentialTransport(for what: String) throws(WorkoutError) {
-        guard case .plainTCP(allowsPasswords: false) = configuration.transportSecurity, !configuration.address.isLoopback else {
+    func requireConfidentialTransport(for what: String, on connection: ClientConnection? = nil) throws(WorkoutError) {
+        guard case .plainTCP(allowsPasswords: false) = configuration.transportSecurity else { return }
+        if let connection {
+            if connection.peerIsLoopback { return }
+        } else if configuration.address.mayBeLoopback {
             return
         }
         throw WorkoutError(
             code: .failedPrecondition,
             message: "refusing to send a password (\(what)) over plain TCP to \(configuration.address): anyone on the "
                 + "network could read it; use TLS, or allow passwords over plain TCP explicitly (your own TLS proxy)")
+    }
+
+    /// Refuses `connection` for `what` unless its server proved it holds the key with
+    /// fingerprint `expected` (TLS, checked by ``ServerTrust``).
+    ///
+    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`) naming both fingerprints.
+    private func requireServerKey(_ expected: ServerFingerprint, on connection: ClientConnection, for what: String) throws(WorkoutError) {
+        guard let verified = connection.verifiedServerFingerprint else {
+            throw WorkoutError(
+                code: .failedPrecondition,
+                message: "refusing to send \(what): the invite names the server key \(expected), but the connection to "
+                    + "\(configuration.address) is plain TCP, so the server's key cannot be checked; connect with TLS")
+        }
+        guard verified == expected else {
+            throw WorkoutError(
+                code: .failedPrecondition,
+                message: "refusing to send \(what): the invite names the server key \(expected), but the server at "
+                    + "\(configuration.address) proved it holds the key \(verified); this is not the server that made the "
+                    + "invite (or its key changed). Nothing was sent")
+        }
     }
 
     /// Forgets the session token (after Logout, or when the server says it is no longer valid).

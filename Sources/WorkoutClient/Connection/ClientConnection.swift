@@ -78,18 +78,20 @@ final class ClientConnection: @unchecked Sendable {
             thread.start()
         }
         let connection = ClientConnection(descriptor: descriptor, options: options, address: address, engine: engine)
-        if let engine {
+        if engine != nil {
             do {
-                try await connection.secure()
-                guard let key = engine.peerPublicKey else {
+                // Read on the connection's queue when the handshake completed: the queue goes
+                // on using the engine (reading) while the key is checked here.
+                let presented = try await connection.secure()
+                guard let key = presented.publicKey else {
                     throw CallFailure.final(WorkoutError(code: .failedPrecondition, message: "the server at \(address) presented no certificate"))
                 }
                 do {
-                    try await trust.check(
-                        publicKey: key, endorsements: engine.peerCertificateExtension(oid: KeyEndorsement.extensionOID), address: address)
+                    try await trust.check(publicKey: key, endorsements: presented.endorsements, address: address)
                 } catch {
                     throw CallFailure.final(error)
                 }
+                connection.verifiedServerFingerprint = ServerFingerprint(publicKey: key)
             } catch {
                 connection.close(reason: (error as? CallFailure)?.error ?? .unavailable("\(error)"))
                 throw error
@@ -106,22 +108,30 @@ final class ClientConnection: @unchecked Sendable {
         self.readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
         self.machine = ClientConnectionMachine(options: options, now: Self.now())
         self.serverAddress = address
+        self.peerIsLoopback = LoopbackAddress.isPeerLoopback(descriptor)
     }
 
     private let serverAddress: ServerAddress
+    /// The fingerprint of the key the server proved it holds and ``ServerTrust`` accepted;
+    /// `nil` over plain TCP. Set once in ``open(to:options:security:trust:)``, before the
+    /// connection is handed to anyone.
+    private(set) var verifiedServerFingerprint: ServerFingerprint?
+    /// Whether the address the socket is connected to is this machine's loopback.
+    let peerIsLoopback: Bool
     /// Plain TCP or TLS, between the socket and the machine.
     private let transport: ClientTransport
     /// Waits for the TLS handshake.
-    private var securingWaiter: CheckedContinuation<Void, any Error>?
+    private var securingWaiter: CheckedContinuation<ClientTransport.PresentedKey, any Error>?
 
     /// Starts the machine (whose handshake time limit covers TLS, the key check and the HELLO
     /// exchange) and runs the TLS handshake. The machine's HELLO waits until ``handshake()``.
     ///
     /// - Throws: ``CallFailure``: `notProcessed` when it times out or fails on the way,
     ///   `final` when the server does not speak TLS.
-    private func secure() async throws {
+    /// - Returns: The key the server presented, read on the connection's queue.
+    private func secure() async throws -> ClientTransport.PresentedKey {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ClientTransport.PresentedKey, any Error>) in
                 queue.async { [self] in
                     if case .closed(let error) = machine.phase {
                         continuation.resume(throwing: CallFailure(disposition: .notProcessed, error: error))
@@ -396,7 +406,7 @@ final class ClientConnection: @unchecked Sendable {
                 }
                 if let securingWaiter, transport.isReady {
                     self.securingWaiter = nil
-                    securingWaiter.resume()
+                    securingWaiter.resume(returning: transport.presentedKey())
                 }
                 flush()
                 if count < readBuffer.count { return }

@@ -5,7 +5,8 @@
 /// An app parses what the member typed or scanned, connects with
 /// `ServerTrust(expectedFingerprint: invite.serverFingerprint)`, and registers with
 /// ``code``. ``WorkoutClient/register(inviteCode:member:password:initialWeightEntryID:)``
-/// also accepts the whole text and sends only the code.
+/// also accepts the whole text: it sends only the code, and only once the connection's server
+/// proved it holds the key with the invite's fingerprint.
 public struct InviteCode: Hashable, Sendable, CustomStringConvertible {
     /// The code the server checks.
     public var code: String

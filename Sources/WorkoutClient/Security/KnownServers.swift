@@ -11,8 +11,9 @@ import Darwin
 ///
 /// A file of pins decides whom passwords go to, so it is refused when anybody but its owner
 /// could change it: owned by another user, or writable by group or others. It is written
-/// with mode 0600, atomically (a temporary file renamed over it), and read with bounds
-/// (at most ``maxFileSize`` bytes).
+/// with mode 0600, atomically (a temporary file of a unique name renamed over it, then the
+/// directory synced), under an exclusive lock on `PATH.lock` so that processes pinning at
+/// the same time keep each other's pins, and read with bounds (at most ``maxFileSize`` bytes).
 public final class KnownServers: Sendable {
     /// The file, or `nil` for pins kept in memory only (for this process's life).
     public let path: String?
@@ -49,29 +50,62 @@ public final class KnownServers: Sendable {
             memory.withLock { $0[address.description] = fingerprint }
             return
         }
+        // Other processes (another `workout`, an app) may pin at the same time: the whole
+        // read-modify-write holds an exclusive lock on a file beside the pins.
+        let lock = try Self.lock(path + ".lock")
+        defer { _ = Foundation.close(lock) }
         var pins = try readPins()
         pins[address.description] = fingerprint
         let text = pins.keys.sorted().map { "\($0) \(pins[$0]!)\n" }.joined()
-        let temporary = path + ".new"
-        _ = unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Self.failure("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                let reason = String(cString: strerror(errno))
-                _ = Foundation.close(descriptor)
-                throw Self.failure("cannot write \(temporary): \(reason)")
-            }
-            offset += written
+        try Self.replace(path, with: Array(text.utf8))
+    }
+
+    /// Opens `lockPath` (made with mode 0600 if missing) and waits for its exclusive `flock`;
+    /// the lock ends when the returned descriptor is closed.
+    private static func lock(_ lockPath: String) throws(WorkoutError) -> Int32 {
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw failure("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let reason = String(cString: strerror(errno))
+            _ = Foundation.close(descriptor)
+            throw failure("cannot lock \(lockPath): \(reason)")
         }
-        let synced = fsync(descriptor) == 0
+        return descriptor
+    }
+
+    /// Replaces the file at `path` with `bytes` atomically: a temporary file of a unique name
+    /// (mode 0600) in the same directory, synced, renamed over `path`, and the directory synced.
+    private static func replace(_ path: String, with bytes: [UInt8]) throws(WorkoutError) {
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw failure("cannot write next to \(path): \(String(cString: strerror(errno)))") }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var written = 0
+        var failed: String?
+        if fchmod(descriptor, 0o600) != 0 { failed = String(cString: strerror(errno)) }
+        while failed == nil && written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                failed = String(cString: strerror(errno))
+                break
+            }
+            written += count
+        }
+        if failed == nil && fsync(descriptor) != 0 { failed = String(cString: strerror(errno)) }
         _ = Foundation.close(descriptor)
-        guard synced, rename(temporary, path) == 0 else {
-            throw Self.failure("cannot write \(path): \(String(cString: strerror(errno)))")
+        if failed == nil && rename(temporary, path) != 0 { failed = String(cString: strerror(errno)) }
+        if let failed {
+            _ = unlink(temporary)
+            throw failure("cannot write \(path): \(failed)")
+        }
+        // The rename is durable only once the directory is synced.
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            _ = fsync(directoryDescriptor)
+            _ = Foundation.close(directoryDescriptor)
         }
     }
 

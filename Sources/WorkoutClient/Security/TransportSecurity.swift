@@ -9,9 +9,12 @@ public enum TransportSecurity: Sendable, Hashable {
 }
 
 extension ServerAddress {
-    /// Whether the address is this machine's loopback (`localhost`, 127.x.y.z, `::1`).
-    var isLoopback: Bool {
-        let name = host.lowercased()
-        return name == "localhost" || name.hasPrefix("127.") || name == "::1"
+    /// Whether the address may be this machine's loopback, before connecting: an IP literal
+    /// in 127.0.0.0/8, `::1` or `::ffff:127.0.0.0/104` (parsed as an address, so a name such
+    /// as `127.evil.example` is not), or the name `localhost`, which counts only once the
+    /// connection shows it resolved to a loopback address (``ClientConnection/peerIsLoopback``).
+    var mayBeLoopback: Bool {
+        if let literal = LoopbackAddress.isLoopback(ipLiteral: host) { return literal }
+        return host.lowercased() == "localhost"
     }
 }

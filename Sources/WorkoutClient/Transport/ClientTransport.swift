@@ -34,6 +34,22 @@ final class ClientTransport {
     /// Whether ciphertext waits for the socket.
     var hasPendingOutput: Bool { engine?.hasPendingCiphertext ?? false }
 
+    /// What the server's certificate carried, as the connection's queue read it.
+    struct PresentedKey: Sendable {
+        /// The certificate's public key, DER SubjectPublicKeyInfo; `nil` without a certificate.
+        var publicKey: [UInt8]?
+        /// The content of its key endorsement extension, if any.
+        var endorsements: [UInt8]?
+    }
+
+    /// The key the server presented, once the TLS handshake is complete (on the connection's
+    /// queue: the engine is not to be touched from anywhere else).
+    func presentedKey() -> PresentedKey {
+        guard let engine else { return PresentedKey() }
+        return PresentedKey(
+            publicKey: engine.peerPublicKey, endorsements: engine.peerCertificateExtension(oid: KeyEndorsement.extensionOID))
+    }
+
     /// Whether application data may flow: plain TCP, or TLS after its handshake.
     var isReady: Bool { engine?.isHandshakeComplete ?? true }
 

@@ -120,6 +120,9 @@ final class Connection: @unchecked Sendable {
                     }
                     return count
                 }
+                // Reading may have made the transport answer (a TLS KeyUpdate): the machine
+                // counts that backlog too, and pauses reading while it is too large.
+                reportTransportBacklog()
             } catch let failure as TransportFailure {
                 perform(machine.connectionLost(failure.message))
                 return
@@ -147,7 +150,10 @@ final class Connection: @unchecked Sendable {
                 perform(machine.connectionLost("write failed: \(error)"))
                 return
             }
-            if progress.taken > 0 { perform(machine.wrote(progress.taken, now: Self.now())) }
+            let backlog = transport.pendingOutputCount
+            if progress.taken > 0 || backlog != machine.transportBacklog {
+                perform(machine.wrote(progress.taken, transportBacklog: backlog, now: Self.now()))
+            }
             if progress.blocked {
                 if writeSuspended, let writeSource {
                     writeSuspended = false
@@ -160,6 +166,14 @@ final class Connection: @unchecked Sendable {
         if !writeSuspended, !isClosed, let writeSource {
             writeSuspended = true
             writeSource.suspend()
+        }
+    }
+
+    /// Tells the machine what the transport holds for the socket, when that changed.
+    private func reportTransportBacklog() {
+        let backlog = transport.pendingOutputCount
+        if !isClosed, backlog != machine.transportBacklog {
+            perform(machine.wrote(0, transportBacklog: backlog, now: Self.now()))
         }
     }
 

@@ -20,11 +20,14 @@ package import WorkoutProtocol
 ///    the session ends, UNAVAILABLE at shutdown.
 /// 4. **Keepalive and idle** (12): a PING after `pingInterval` of silence, GOAWAY UNAVAILABLE
 ///    when nothing answers within `idleTimeout`; GOAWAY OK after `idleTimeout` without calls.
-/// 5. **Backpressure** (15): at `maxBufferedOutput` unread bytes reading and producing pause;
-///    they resume below half of it; a peer that leaves the output full for
+/// 5. **Backpressure** (15): at `maxBufferedOutput` unread bytes, or when the transport holds
+///    more than `maxTransportBacklog` bytes for the socket (TLS ciphertext, including what
+///    OpenSSL answers while reading, such as KeyUpdate replies), reading and producing pause;
+///    they resume when both are down to half; a peer that leaves them full for
 ///    `slowReaderTimeout` is disconnected.
 /// 6. **GOAWAY and draining** (13): shutdown sends GOAWAY naming the last call id, answers
-///    later REQUESTs UNAVAILABLE, and closes when the calls are done and the output written.
+///    later REQUESTs UNAVAILABLE, and closes when the calls are done and the output written,
+///    including what the transport still held of it.
 /// 7. **A device that holds without asking** (15): until a call binds a session, frames may
 ///    carry at most `maxFrameSizeWithoutSession` bytes (the methods without a session need no
 ///    more) and the connection may stay idle only `sessionlessIdleTimeout`; every frame must
@@ -41,6 +44,10 @@ package struct ServerConnectionMachine: Sendable {
         package var maxCallsInFlight = HandshakeLimits.defaultMaxCallsInFlight
         /// Unread output at which reading and producing pause.
         package var maxBufferedOutput = 8 << 20
+        /// Bytes the transport may hold for the socket (TLS ciphertext) before reading and
+        /// producing pause: one full TLS write's ciphertext (64 KiB of plaintext) and 64 KiB
+        /// more, which only records OpenSSL makes while reading can fill.
+        package var maxTransportBacklog = 128 << 10
         /// How long the output may stay full before the peer is dropped.
         package var slowReaderTimeout: Duration = .seconds(30)
         /// How long the preface and HELLO may take.
@@ -112,8 +119,11 @@ package struct ServerConnectionMachine: Sendable {
     private let openedAt: ConnectionInstant
     /// The last REQUEST, CANCEL or final frame: what the idle timeout counts from.
     private var lastCallActivity: ConnectionInstant
-    /// Since when the output has been full (reading and producing paused).
+    /// Since when the output or the transport's backlog has been full (reading and producing paused).
     private var backedUpSince: ConnectionInstant?
+    /// Bytes the transport holds for the socket that are no longer in ``output`` (the driver
+    /// reports them with ``wrote(_:transportBacklog:now:)``).
+    package private(set) var transportBacklog = 0
     /// Since when the frame the decoder holds part of has been arriving.
     private var incompleteFrameSince: ConnectionInstant?
     /// The earliest call deadline or stream end, possibly stale (earlier than the truth).
@@ -223,12 +233,18 @@ package struct ServerConnectionMachine: Sendable {
         return actions
     }
 
-    /// The socket took `count` bytes of ``output``.
-    package mutating func wrote(_ count: Int, now: ConnectionInstant) -> [ServerConnectionAction] {
+    /// The transport took `count` bytes of ``output``, and now holds `transportBacklog` bytes
+    /// for the socket (TLS ciphertext not sent yet; 0 for plain TCP). The driver also calls it
+    /// with a `count` of 0 whenever the backlog changed: after reading (OpenSSL may answer
+    /// while reading) and after the socket took some of it.
+    package mutating func wrote(_ count: Int, transportBacklog: Int = 0, now: ConnectionInstant) -> [ServerConnectionAction] {
         var actions: [ServerConnectionAction] = []
         guard phase != .closed else { return actions }
         output.consume(count)
-        if backedUpSince != nil, output.count <= limits.maxBufferedOutput / 2 {
+        self.transportBacklog = transportBacklog
+        if backedUpSince != nil, output.count <= limits.maxBufferedOutput / 2,
+            transportBacklog <= limits.maxTransportBacklog / 2
+        {
             backedUpSince = nil
             actions.append(.resumeReading)
             if calls.values.contains(where: \.isStream) { actions.append(.resumeProducing) }
@@ -295,7 +311,7 @@ package struct ServerConnectionMachine: Sendable {
         case .open, .draining:
             if let backedUpSince, now >= backedUpSince + limits.slowReaderTimeout {
                 endWatches(.failure(CallFailure(.resourceExhausted, "the client reads too slowly")), now: now, &actions)
-                close(log: "dropping a slow reader: \(output.count) bytes unread for \(limits.slowReaderTimeout)", &actions)
+                close(log: "dropping a slow reader: \(output.count + transportBacklog) bytes unread for \(limits.slowReaderTimeout)", &actions)
                 return actions
             }
             if let since = incompleteFrameSince, now >= since + limits.frameTimeout {
@@ -591,11 +607,11 @@ package struct ServerConnectionMachine: Sendable {
     /// After every event: backpressure, the end of draining, and the timer.
     private mutating func settle(now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
         guard phase != .closed else { return }
-        if backedUpSince == nil, output.count >= limits.maxBufferedOutput {
+        if backedUpSince == nil, output.count >= limits.maxBufferedOutput || transportBacklog > limits.maxTransportBacklog {
             backedUpSince = now
             actions.append(.pauseReading)
         }
-        if phase == .draining, calls.isEmpty, output.isEmpty {
+        if phase == .draining, calls.isEmpty, output.isEmpty, transportBacklog == 0 {
             close(log: "drained", &actions)
             return
         }

@@ -142,9 +142,17 @@ package struct ServerIdentity: Sendable {
 
     /// The identity in `dataDirectory`, made and stored first when there is none.
     ///
+    /// A certificate that does not belong to `key.pem` (a crash between ``store(_:in:)``'s
+    /// renames, which put the certificate first) is made again from the key, and `repaired`
+    /// is told so: the key is what clients pinned, the certificate only presents it.
+    ///
+    /// - Parameter repaired: Told what was repaired, for the log.
     /// - Returns: The identity, and whether it was made now.
     /// - Throws: ``IdentityError``.
-    package static func loadOrCreate(in dataDirectory: String) throws(IdentityError) -> (identity: ServerIdentity, created: Bool) {
+    package static func loadOrCreate(
+        in dataDirectory: String, repaired: (String) -> Void = { _ in }
+    ) throws(IdentityError) -> (identity: ServerIdentity, created: Bool) {
+        if let message = try repairCertificate(in: dataDirectory) { repaired(message) }
         if let identity = try load(from: dataDirectory) { return (identity, false) }
         let identity: ServerIdentity
         do {
@@ -178,6 +186,45 @@ package struct ServerIdentity: Sendable {
         return (old, new)
     }
 
+    /// When `key.pem` is there and sound but `certificate.pem` is missing, does not parse, or
+    /// is another key's, makes a new self-signed certificate for the key and stores it with the
+    /// endorsements that lead to this key (those after it belonged to a rotation that did not
+    /// finish).
+    ///
+    /// - Returns: What was repaired, or `nil` when nothing needed it.
+    /// - Throws: ``IdentityError`` when the key itself is unsound or the files cannot be written.
+    private static func repairCertificate(in dataDirectory: String) throws(IdentityError) -> String? {
+        let folder = folder(in: dataDirectory)
+        let keyPath = folder + "/key.pem"
+        guard FileManager.default.fileExists(atPath: keyPath) else { return nil }
+        var status = stat()
+        // A key with loose permissions is refused by load, not repaired here.
+        guard stat(keyPath, &status) == 0, status.st_mode & 0o077 == 0,
+            let keyPEM = try? String(contentsOfFile: keyPath, encoding: .utf8),
+            let key = try? P256.Signing.PrivateKey(pemRepresentation: keyPEM)
+        else { return nil }
+        if let certificatePEM = try? String(contentsOfFile: folder + "/certificate.pem", encoding: .utf8),
+            let certificate = try? Certificate(pemEncoded: certificatePEM),
+            certificate.publicKey == Certificate.PublicKey(key.publicKey)
+        {
+            return nil
+        }
+        let fingerprint = KeyFingerprint(publicKey: Array(key.publicKey.derRepresentation))
+        let recorded = FileManager.default.contents(atPath: folder + "/endorsements").flatMap { KeyEndorsement.decode(Array($0)) } ?? []
+        let kept = recorded.lastIndex { $0.newKey == fingerprint }.map { Array(recorded[...$0]) } ?? []
+        let identity: ServerIdentity
+        do {
+            identity = try make(key: key, endorsements: kept)
+        } catch {
+            throw IdentityError("cannot make a certificate for \(keyPath): \(error)")
+        }
+        try write(Array(identity.certificatePEM.utf8), to: folder + "/certificate.pem", mode: 0o644)
+        try write(KeyEndorsement.encode(identity.endorsements), to: folder + "/endorsements", mode: 0o644)
+        syncDirectory(folder)
+        return "\(folder)/certificate.pem did not belong to key.pem (a key rotation or restore that did not finish?); "
+            + "made a new self-signed certificate for the key \(fingerprint) with \(kept.count) of \(recorded.count) endorsements"
+    }
+
     private static func folder(in dataDirectory: String) -> String {
         (dataDirectory.hasSuffix("/") ? String(dataDirectory.dropLast()) : dataDirectory) + "/" + folderName
     }
@@ -196,6 +243,15 @@ package struct ServerIdentity: Sendable {
         try write(Array(identity.certificatePEM.utf8), to: folder + "/certificate.pem", mode: 0o644)
         try write(KeyEndorsement.encode(identity.endorsements), to: folder + "/endorsements", mode: 0o644)
         try write(Array(identity.privateKeyPEM.utf8), to: folder + "/key.pem", mode: 0o600)
+        syncDirectory(folder)
+    }
+
+    /// Makes the renames in `folder` durable (best effort: the files themselves were synced).
+    private static func syncDirectory(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        _ = Glibc.close(descriptor)
     }
 
     private static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(IdentityError) {

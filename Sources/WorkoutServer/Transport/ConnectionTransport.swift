@@ -47,6 +47,9 @@ final class ConnectionTransport {
     /// Whether bytes wait for the socket that the machine no longer holds.
     var hasPendingOutput: Bool { session?.hasPendingCiphertext ?? false }
 
+    /// How many bytes wait for the socket that the machine no longer holds (TLS ciphertext).
+    var pendingOutputCount: Int { session?.pendingCiphertextCount ?? 0 }
+
     /// Takes bytes read from the socket; hands the plaintext in them to `deliver` (for TLS
     /// decrypted into `scratch`, which may be the buffer `bytes` lies in: they are copied first).
     ///

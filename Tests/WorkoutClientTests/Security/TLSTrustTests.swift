@@ -270,6 +270,32 @@ struct TLSTrustTests {
         }
     }
 
+    @Test("An invite whose fingerprint is not the key the server proved is refused before anything is sent")
+    func inviteForAnotherServerRefused() async throws {
+        try await Self.withTLSHousehold { tls, identityDirectory, pinPath in
+            let served = try Self.fingerprint(in: identityDirectory)
+            // The invite names another server's key; the client already trusts this server
+            // (pinned earlier), so only register's own check can notice.
+            let (other, _) = try ServerIdentity.generate()
+            let inviteFingerprint = try #require(ServerFingerprint(other.fingerprint.description))
+            try KnownServers(path: pinPath).remember(served, for: tls.address)
+            let created = try tls.household.createInviteLocally(role: .member)
+            let text = InviteCode(code: created.code, serverFingerprint: inviteFingerprint).description
+            let client = tls.client(ServerTrust(knownServers: KnownServers(path: pinPath)))
+            defer { client.close() }
+            let member = NewMember(email: "mia@example.com", firstName: "Mia", timeZone: "Europe/Berlin")
+            let error = await Self.failure {
+                _ = try await client.register(inviteCode: text, member: member, password: "a long enough password")
+            }
+            #expect(error?.code == .failedPrecondition)
+            #expect(error?.message.contains(inviteFingerprint.description) == true, "\(String(describing: error))")
+            #expect(error?.message.contains(served.description) == true, "\(String(describing: error))")
+            // Nothing was sent: the code is still unused, and the right invite registers with it.
+            let right = InviteCode(code: created.code, serverFingerprint: served).description
+            _ = try await client.register(inviteCode: right, member: member, password: "a long enough password")
+        }
+    }
+
     @Test("A password is not sent over plain TCP beyond loopback unless allowed")
     func noPasswordOverPlainTCP() async throws {
         let client = WorkoutClient(configuration: .init(

@@ -293,6 +293,42 @@ import WorkoutProtocol
         #expect(ServerMachineHarness.status(of: watch, in: harness.pendingFrames()) == .resourceExhausted)
     }
 
+    @Test func aLargeTransportBacklogPausesReadingAndCountsTowardTheSlowReaderLimit() {
+        var harness = Self.signedIn(Self.limits { $0.maxTransportBacklog = 10_000; $0.slowReaderTimeout = .seconds(30); $0.pingInterval = .zero })
+        harness.advance(to: 1_000)
+        // TLS answers made while reading (KeyUpdate replies): the machine's output is empty.
+        harness.transportBacklog(10_000)
+        #expect(!harness.actions.contains(.pauseReading), "at the limit is allowed")
+        harness.transportBacklog(10_001)
+        #expect(harness.actions.contains(.pauseReading))
+        harness.transportBacklog(6_000)
+        #expect(!harness.actions.contains(.resumeReading), "not before half of it is sent")
+        harness.transportBacklog(5_000)
+        #expect(harness.actions.contains(.resumeReading))
+        // Backed up again, and left so: dropped at the slow reader limit.
+        harness.advance(to: 2_000)
+        harness.transportBacklog(20_000)
+        harness.tick(at: 31_999)
+        #expect(!harness.closed)
+        harness.tick(at: 32_000)
+        #expect(harness.closed)
+    }
+
+    @Test func drainingClosesOnlyOnceTheTransportSentTheLastAnswer() {
+        var harness = Self.signedIn()
+        let write = harness.request(Self.profile)
+        harness.shutdown()
+        harness.finish(write, .success([5]))
+        // The transport took every byte of the answer, but its ciphertext still waits.
+        let frames = harness.readFrames(transportBacklog: 300)
+        #expect(ServerMachineHarness.status(of: write, in: frames) == .ok)
+        #expect(!harness.closed, "the answer is not on the wire yet")
+        harness.transportBacklog(100)
+        #expect(!harness.closed)
+        harness.transportBacklog(0)
+        #expect(harness.closed)
+    }
+
     // MARK: Shutdown
 
     @Test func shutdownSendsGoAwayEndsWatchesFinishesCallsAndThenCloses() {

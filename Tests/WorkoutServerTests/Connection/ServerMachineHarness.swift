@@ -104,6 +104,19 @@ struct ServerMachineHarness {
         return decode(bytes)
     }
 
+    /// The transport took all of the output but holds `backlog` bytes of it (TLS ciphertext
+    /// the socket has not taken); the frames, as the peer will read them once it gets them.
+    mutating func readFrames(transportBacklog backlog: Int) -> [Frame] {
+        let bytes = machine.output.withUnreadBytes { Array($0) }
+        record(machine.wrote(bytes.count, transportBacklog: backlog, now: now), replacing: false)
+        return decode(bytes)
+    }
+
+    /// The transport's backlog changed to `backlog` bytes (reading made some, or the socket took some).
+    mutating func transportBacklog(_ backlog: Int) {
+        record(machine.wrote(0, transportBacklog: backlog, now: now))
+    }
+
     /// What the server sent, without writing it (the socket takes nothing).
     func pendingFrames() -> [Frame] {
         var copy = self
