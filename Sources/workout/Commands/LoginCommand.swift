@@ -25,6 +25,8 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: "Read the password as one line from standard input.")
     var passwordFromStandardInput = false
 
+    @OptionGroup var trust: FingerprintOption
+
     @OptionGroup var output: OutputOptions
 
     /// What `--json` prints: the server, the session (not its token), profile and totals.
@@ -48,8 +50,9 @@ struct LoginCommand: AsyncParsableCommand {
         guard let email = email ?? previous?.email else {
             throw CLIError(.usage, "--email is required (nobody has signed in on this machine yet)")
         }
+        let fingerprint = try trust.parsed()
         let password = try PasswordReader.read(fromStandardInput: passwordFromStandardInput, prompt: "Password for \(email) on \(address)")
-        let client = ClientFactory.client(for: address)
+        let client = ClientFactory.client(for: address, fingerprint: fingerprint)
         defer { client.close() }
         let signedIn: SignedIn
         do {

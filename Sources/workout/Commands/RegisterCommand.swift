@@ -38,6 +38,8 @@ struct RegisterCommand: AsyncParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: "Read the password as one line from standard input.")
     var passwordFromStandardInput = false
 
+    @OptionGroup var trust: FingerprintOption
+
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
@@ -51,7 +53,11 @@ struct RegisterCommand: AsyncParsableCommand {
         guard let invitation = InviteCode(invite) else {
             throw CLIError(.usage, "--invite: the part after @ is not a server key fingerprint")
         }
-        let client = ClientFactory.client(for: address, fingerprint: invitation.serverFingerprint)
+        let given = try trust.parsed()
+        if let given, let carried = invitation.serverFingerprint, given != carried {
+            throw CLIError(.usage, "--fingerprint \(given) and the invite's \(carried) differ: check both with the household's admin")
+        }
+        let client = ClientFactory.client(for: address, fingerprint: invitation.serverFingerprint ?? given)
         defer { client.close() }
         let signedIn: SignedIn
         do {

@@ -29,9 +29,10 @@ enum ClientFactory {
     }
 
     /// Whom `workout` trusts: the keys pinned in `known_servers` in the configuration directory;
-    /// a server not pinned yet must have `$WORKOUT_SERVER_FINGERPRINT` (or `expected`, from an
-    /// invite code), else the member is asked on the terminal to compare its fingerprint with
-    /// the one `workoutd fingerprint` prints. Without a terminal it is refused.
+    /// a server not pinned yet must have `expected` (`--fingerprint`, or an invite code's) or
+    /// `$WORKOUT_SERVER_FINGERPRINT`, else the member is asked on the terminal to compare its
+    /// fingerprint with the one `workoutd fingerprint` prints. Without a terminal it is refused,
+    /// and standard error says how to give the fingerprint up front.
     static func trust(
         expected: ServerFingerprint? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> ServerTrust {
@@ -41,7 +42,9 @@ enum ClientFactory {
         return ServerTrust(
             knownServers: KnownServers(path: directory + "/known_servers"),
             expectedFingerprint: expected ?? fromEnvironment,
-            confirmNewServer: isatty(0) == 1 ? { @Sendable address, fingerprint in confirmOnTerminal(address, fingerprint) } : nil)
+            confirmNewServer: isatty(0) == 1
+                ? { @Sendable address, fingerprint in confirmOnTerminal(address, fingerprint) }
+                : { @Sendable address, fingerprint in explainWithoutTerminal(address, fingerprint) })
     }
 
     /// Asks on the terminal whether to trust a server seen for the first time.
@@ -56,6 +59,16 @@ enum ClientFactory {
             """.utf8))
         guard let answer = readLine(strippingNewline: true)?.lowercased() else { return false }
         return answer == "y" || answer == "yes"
+    }
+
+    /// Says, where no terminal can ask, how to trust a server seen for the first time; trusts nothing.
+    @Sendable static func explainWithoutTerminal(_ address: ServerAddress, _ fingerprint: ServerFingerprint) -> Bool {
+        FileHandle.standardError.write(Data("""
+            workout: no terminal to ask whether to trust \(address). If `workoutd fingerprint` on the server prints \(fingerprint), \
+            sign in with `workout login --fingerprint \(fingerprint)` (or set WORKOUT_SERVER_FINGERPRINT).
+
+            """.utf8))
+        return false
     }
 
     /// A client for `address`, resuming `token` if given. An mDNS name (`nas.local`) that the

@@ -31,8 +31,14 @@ struct CLIHousehold: Sendable {
     /// The credentials file in ``configDirectory``.
     var credentialsFile: String { configDirectory + "/credentials.json" }
 
+    /// The server's data directory.
+    var dataDirectory: String { directory + "/data" }
+
     /// Runs `body` with a fresh household; the server is stopped and the directory removed after.
-    static func with<R>(_ body: (CLIHousehold) async throws -> R) async throws -> R {
+    ///
+    /// - Parameter transport: How the server listens (`workoutd --transport`): `plain`, or `tls`
+    ///   for the tests of trust (a `workout` run then needs `WORKOUT_TRANSPORT=tls`).
+    static func with<R>(transport: String = "plain", _ body: (CLIHousehold) async throws -> R) async throws -> R {
         try await withTemporaryDirectory { directory in
             let data = directory + "/data"
             let workoutd = try #require(BuiltProduct.path(named: "workoutd", override: "WORKOUTD_BINARY"), "workoutd was not built")
@@ -44,7 +50,7 @@ struct CLIHousehold: Sendable {
                     input: ownerPassword + "\n", removing: ["WORKOUTD_"], timeout: 60)
             }
             try #require(created.status == 0 && !created.killed, "\(created)")
-            let server = try await blocking { try ServeProcess(dataDirectory: data) }
+            let server = try await blocking { try ServeProcess(dataDirectory: data, transport: transport) }
             // Waiting for processes happens on threads of their own, never in Swift's small
             // cooperative pool, which other suites' in-process servers need.
             let result: R
