@@ -180,5 +180,9 @@ for path in CommandLine.arguments.dropFirst() {
 }
 household?.store.close()
 if let directory = household?.directory { try? FileManager.default.removeItem(atPath: directory) }
+guard replayed > 0 else {
+    print("replayed nothing: the corpus is empty or missing")
+    exit(1)
+}
 print("replayed \(replayed) inputs: no crash")
 #endif

@@ -121,7 +121,7 @@ final class LoadDriver {
     /// - Throws: ``BenchFailure`` naming what failed: a connection that could not be made, a
     ///   login refused, a server that stopped answering, a setup or finish that timed out.
     func run() throws -> LoadOutcome {
-        makeConnections()
+        try makeConnections()
         let now = MonotonicClock.now()
         setupStartedAt = now
         setupDeadline = now + UInt64(settings.setupTimeoutSeconds * 1e9)
@@ -141,8 +141,13 @@ final class LoadDriver {
     }
 
     /// Makes the connection objects (none connected yet).
-    private func makeConnections() {
-        let tlsContext = settings.tls ? try? TLSContext.client() : nil
+    private func makeConnections() throws {
+        let tlsContext: TLSContext?
+        do {
+            tlsContext = settings.tls ? try TLSContext.client() : nil
+        } catch {
+            throw BenchFailure("--tls: the client's TLS context could not be made: \(error)")
+        }
         let scripted = !settings.scenario.isRequestLoop
         let depth = scripted ? 4 : settings.pipeline
         if settings.askServerStats {

@@ -23,6 +23,10 @@ extension WorkoutClient {
         return Page(wire: try await call(MethodCatalog.workoutHistory, request, idempotent: true))
     }
 
+    /// The most pages ``mealsOfDay(_:timeZone:)`` follows for one day: far above any real day
+    /// (a page holds up to 64 KiB of meals), a bound on a server that never ends its pages.
+    public static let maxMealPages = 10_000
+
     /// The member's meals of one local day, with the day's nutrition totals.
     ///
     /// The server pages a day whose meals would not fit one frame; this follows the pages
@@ -33,17 +37,23 @@ extension WorkoutClient {
     ///   - timeZone: The zone whose day is meant (`nil`: the profile's).
     /// - Returns: The day's bounds, meals in time order, and totals.
     /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` for an unknown zone; `INTERNAL` when the
-    ///   server names a next page but sends no meal (it would never end).
+    ///   server names a next page but sends no meal, names the page it just sent again, or
+    ///   sends more than ``maxMealPages`` pages (it would never end).
     public func mealsOfDay(_ day: LocalDate, timeZone: String? = nil) async throws(WorkoutError) -> MealsOfDay {
         var request = Workout_V1_MealsOfDayRequest()
         request.day = day.wire
         request.timeZone = timeZone ?? ""
         var page = try await call(MethodCatalog.mealsOfDay, request, idempotent: true)
         var whole = page
+        var pages = 1
         while !page.nextPageToken.isEmpty {
             guard !page.meals.isEmpty else {
                 throw WorkoutError(code: .internal, message: "the server sent an empty page of meals with a next page token")
             }
+            guard page.nextPageToken != request.pageToken, pages < Self.maxMealPages else {
+                throw WorkoutError(code: .internal, message: "the server's pages of one day's meals do not end (\(pages) pages)")
+            }
+            pages += 1
             request.pageToken = page.nextPageToken
             page = try await call(MethodCatalog.mealsOfDay, request, idempotent: true)
             whole.meals += page.meals

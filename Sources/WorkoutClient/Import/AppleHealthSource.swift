@@ -369,7 +369,9 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
         }
         guard value >= 0 else { return skip("a negative step count (\(attributes["value"] ?? ""))", kind: .steps, at: line) }
         let end = attributes["endDate"].flatMap(HealthDate.init)?.date ?? start.date
-        let source = String(decoding: Array((attributes["sourceName"] ?? "Apple Health").utf8.prefix(64)), as: UTF8.self)
+        // At most 64 bytes (the server's bound), cut between characters, never inside one.
+        var source = attributes["sourceName"] ?? "Apple Health"
+        while source.utf8.count > 64 { source.removeLast() }
         let key = StepsKey(day: start.localDay, source: source.isEmpty ? "Apple Health" : source)
         var total = steps[key] ?? StepsTotal(latestEnd: end, line: line)
         total.steps += value

@@ -120,9 +120,16 @@ package enum BackupArchive {
         schema: Schema, copy: (String) throws -> Void, to path: String, serverVersion: String, host: String, now: Date, level: Int32,
         files extras: [File]
     ) throws -> Written {
-        precondition(
-            extras.count <= maxFiles && extras.allSatisfy { $0.bytes.count <= maxFileBytes && File.isAcceptable(name: $0.name) },
-            "the files beside the store exceed the archive's bounds")
+        // The files come from the data directory (the server's identity): bounded here, as
+        // restore bounds them, with an error rather than an archive restore would refuse.
+        guard extras.count <= maxFiles else {
+            throw StorageError(.dataDirectory, "\(extras.count) files to keep beside the store; an archive holds at most \(maxFiles)")
+        }
+        if let file = extras.first(where: { $0.bytes.count > maxFileBytes || !File.isAcceptable(name: $0.name) }) {
+            throw StorageError(
+                .dataDirectory,
+                "\(file.name) (\(file.bytes.count) bytes) cannot go beside the store: at most \(maxFileBytes) bytes, a relative name without ..")
+        }
         let files = FileManager.default
         if files.fileExists(atPath: path) {
             throw StorageError(.storeExists, "\(path) exists already; an archive is never overwritten")

@@ -58,7 +58,7 @@ extension HouseholdStore {
                             response.unchanged += 1
                         } else {
                             response.workouts += 1
-                            addedDays.append(LocalDay(year: logged.workout.localDay.year, month: logged.workout.localDay.month, day: logged.workout.localDay.day)!)
+                            addedDays.append(try LocalDay(wire: logged.workout.localDay, field: "workout.local_day"))
                         }
                     case .meal(let id, let meal):
                         if try insertMeal(meal, id: id, user: &user, now: now, in: &txn).replayed { response.unchanged += 1 } else { response.meals += 1 }

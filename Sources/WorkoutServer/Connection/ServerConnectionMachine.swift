@@ -162,8 +162,10 @@ package struct ServerConnectionMachine: Sendable {
     /// The number of calls in flight.
     package var callsInFlight: Int { calls.count }
 
-    /// The memory the connection holds for frames still arriving (the decoder's buffer).
-    package var heldFrameBytes: Int { decoder.bufferCapacity }
+    /// The memory the connection holds for frames still arriving: the decoder's buffer while it
+    /// holds part of a frame; the capacity an empty decoder keeps for the next frame (at most
+    /// ``FrameDecoder/retainedCapacity``) is not counted, as no frame is arriving.
+    package var heldFrameBytes: Int { decoder.holdsIncompleteFrame ? decoder.bufferCapacity : 0 }
 
     /// Since when the connection has been without a session and without calls, or `nil` when
     /// it has either (or is closed): the connections the server sheds first when it is full.

@@ -51,6 +51,8 @@ package final class ServerContext: Sendable {
     func admit(_ connection: Connection) -> String? {
         let source = connection.peer.host
         let (total, victim) = connections.withLock { open -> (Int, Connection?) in
+            // Below the limit nobody is shed, so the scan is not needed.
+            if open.count < configuration.maxConnections { return (open.count, nil) }
             var shedding = 0
             var victim: Connection?
             var victimSince = UInt64.max
@@ -96,20 +98,27 @@ package final class ServerContext: Sendable {
 
     /// Adds `delta` to the memory held for incomplete frames; when that passes the budget,
     /// sheds the connection holding the most (of two holding as much, one without a session).
+    /// Bytes of connections already being shed count as given back: their close is under way,
+    /// and shedding another for them would turn one excess into several victims.
     func incompleteFrameBytesChanged(by delta: Int) {
         let total = statistics.incompleteFrameBytesChanged(by: delta)
         guard delta > 0, total > incompleteFrameBudget else { return }
         let victim = connections.withLock { open -> Connection? in
             var best: (connection: Connection, bytes: Int, hasSession: Bool)?
-            for candidate in open.values where !candidate.isBeingShed {
+            var beingShed = 0
+            for candidate in open.values {
                 let bytes = candidate.heldFrameBytes
+                if candidate.isBeingShed {
+                    beingShed += bytes
+                    continue
+                }
                 let hasSession = candidate.hasSession
                 if let current = best, bytes < current.bytes || (bytes == current.bytes && (hasSession || !current.hasSession)) {
                     continue
                 }
                 if bytes > 0 { best = (candidate, bytes, hasSession) }
             }
-            return best?.connection
+            return total - beingShed > incompleteFrameBudget ? best?.connection : nil
         }
         if let victim, victim.shed("the server's memory for frames still arriving (\(incompleteFrameBudget) bytes) is in use; this connection held the most") {
             statistics.connectionShed()
