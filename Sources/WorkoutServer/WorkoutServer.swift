@@ -94,12 +94,14 @@ package final class WorkoutServer: Sendable {
         let configuration = context.configuration
         var bound: [SocketAddress] = []
         var port = configuration.port
+        // Resolved once: the plain-TCP check and the listeners see the same addresses.
+        let addresses = try SocketAddress.resolve(host: configuration.host, port: port)
         if configuration.tls == nil && !configuration.allowsPlainTCP {
-            let reachable = try SocketAddress.resolve(host: configuration.host, port: port).filter { !$0.isLoopback }
+            let reachable = addresses.filter { !$0.isLoopback }
             if !reachable.isEmpty { throw PlainTCPNotAllowed(addresses: reachable) }
         }
         do {
-            for address in try SocketAddress.resolve(host: configuration.host, port: port) {
+            for address in addresses {
                 let (descriptor, local) = try Socket.listen(on: address.with(port: port), backlog: configuration.backlog)
                 port = local.port
                 bound.append(local)

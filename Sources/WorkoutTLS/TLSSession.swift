@@ -28,7 +28,8 @@ package final class TLSSession {
     /// Ciphertext taken out of `outgoing` that the socket has not taken yet, from `sentOffset`.
     private var unsent: [UInt8] = []
     private var sentOffset = 0
-    /// The first bytes the peer sent, kept to tell a peer that does not speak TLS at all.
+    /// The first bytes the peer sent, kept until the handshake completes to tell a peer that
+    /// does not speak TLS at all (afterwards the peer has shown it does, and they are dropped).
     package private(set) var firstBytes: [UInt8] = []
 
     /// Whether the handshake is done and application data flows.
@@ -78,7 +79,7 @@ package final class TLSSession {
     /// - Throws: ``TLSError`` when OpenSSL cannot buffer it (out of memory).
     package func receive(_ ciphertext: UnsafeRawBufferPointer) throws(TLSError) {
         guard let base = ciphertext.baseAddress, !ciphertext.isEmpty else { return }
-        if firstBytes.count < Self.firstBytesKept {
+        if !isHandshakeComplete && firstBytes.count < Self.firstBytesKept {
             firstBytes.append(contentsOf: ciphertext.prefix(Self.firstBytesKept - firstBytes.count))
         }
         ERR_clear_error()
@@ -106,6 +107,7 @@ package final class TLSSession {
         defer { takeCiphertext() }
         if result == 1 {
             isHandshakeComplete = true
+            firstBytes = []
             return true
         }
         switch SSL_get_error(ssl, result) {
@@ -217,10 +219,6 @@ package final class TLSSession {
     private func takeCiphertext() {
         let pending = BIO_ctrl_pending(outgoing)
         guard pending > 0 else { return }
-        if sentOffset > 0 && sentOffset == unsent.count {
-            unsent.removeAll(keepingCapacity: true)
-            sentOffset = 0
-        }
         let start = unsent.count
         unsent.append(contentsOf: repeatElement(0, count: pending))
         let read = unsent.withUnsafeMutableBytes { bytes in
