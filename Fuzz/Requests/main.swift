@@ -103,7 +103,7 @@ func runCall(_ input: UnsafeRawBufferPointer) {
     switch handler {
     case .inline(let run):
         result = Result { try run(context, body) }
-    case .task(let run):
+    case .write(let run), .slow(let run):
         result = Result { try blocking { try await run(context, body) } }
     case .stream(let kind):
         // As the connection starts them: decode the request, then the first page or chunk.

@@ -235,7 +235,7 @@ struct FullDiskTests {
                 let member = try HostileDeviceTests.Member(port: server.port)
                 // Fill what is left of the disk, but for the store's own pages.
                 let filler = disk + "/filler"
-                FileManager.default.createFile(atPath: filler, contents: nil)
+                _ = FileManager.default.createFile(atPath: filler, contents: nil)
                 let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: filler))
                 let block = Data(count: 256 << 10)
                 var filled = 0

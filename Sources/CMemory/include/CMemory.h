@@ -7,4 +7,9 @@
 /// allocator has no such setting.
 int workout_memory_set_mmap_threshold(int bytes);
 
+/// Caps the number of malloc arenas the C allocator keeps (glibc's M_ARENA_MAX, otherwise
+/// eight per core, one taken by each thread that allocates while the others are busy).
+/// Returns 1 on success, 0 where the allocator has no such setting.
+int workout_memory_set_arena_limit(int arenas);
+
 #endif

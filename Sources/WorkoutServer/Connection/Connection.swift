@@ -13,8 +13,9 @@ import WorkoutProtocol
 /// 2. Each source hands its event to the machine with the time, then carries out the actions
 ///    it returns, then writes what the machine's output holds (one `send` per turn of the
 ///    queue); what the socket does not take waits for the write source.
-/// 3. Calls run here: reads inline on the queue, writes in tasks, streams as producers that
-///    send while the machine says there is room.
+/// 3. Calls run here: reads inline on the queue, writes in tasks whose jobs run on the queue
+///    (they wait for the group-commit writer without holding it), slow calls (scrypt) in tasks
+///    on a shared executor, streams as producers that send while the machine says there is room.
 /// 4. The descriptor is closed only in the last source's cancel handler.
 /// 5. What the server weighs across connections (memory held for frames, idle without a
 ///    session) is published in atomics after every event, for ``ServerContext`` to read from
@@ -35,6 +36,8 @@ final class Connection: @unchecked Sendable {
     var caller: Caller?
     /// The work of each call the machine has told us to run.
     private var work: [UInt32: CallWork] = [:]
+    /// Runs the tasks of this connection's writes on ``queue``.
+    private let executor: DispatchTaskExecutor
 
     private var readSource: (any DispatchSourceRead)?
     private var writeSource: (any DispatchSourceWrite)?
@@ -66,6 +69,7 @@ final class Connection: @unchecked Sendable {
         // set of serial event loops, a handler that blocks (an export, a map resize) does not
         // hold up the connections that happen to share its loop: Dispatch adds a thread.
         self.queue = DispatchQueue(label: "workout.connection.\(id)", target: Self.sharedTarget)
+        self.executor = DispatchTaskExecutor(queue: queue)
         self.machine = ServerConnectionMachine(
             limits: context.connectionLimits, methods: context.methods, now: Self.now())
         self.transport = ConnectionTransport(tls: context.configuration.tls)
@@ -326,15 +330,20 @@ final class Connection: @unchecked Sendable {
         case .inline(let body):
             // No work to keep: the answer is ready before anything else can happen.
             answer(callID, Result { try body(requestContext, call.body) })
-        case .task(let body):
+        case .write(let body):
+            // The task's jobs run on this queue (its executor is the queue's), so the answer
+            // is handled where it resumes: no hop beyond the writer's and the one back.
             let request = call.body
-            work[callID] = .task(Task(executorPreference: ServerTaskExecutor.shared) { [self] in
-                let result: Result<HandlerOutcome, any Error>
-                do {
-                    result = .success(try await body(requestContext, request))
-                } catch {
-                    result = .failure(error)
-                }
+            work[callID] = .task(Task(executorPreference: executor) { [self] in
+                let result = await outcome { try await body(requestContext, request) }
+                dispatchPrecondition(condition: .onQueue(queue))
+                callFinished(callID, result)
+                flush()
+            })
+        case .slow(let body):
+            let request = call.body
+            work[callID] = .task(Task(executorPreference: DispatchTaskExecutor.slowCalls) { [self] in
+                let result = await outcome { try await body(requestContext, request) }
                 queue.async { [self] in
                     callFinished(callID, result)
                     flush()
@@ -342,6 +351,15 @@ final class Connection: @unchecked Sendable {
             })
         case .stream(let kind):
             startStream(kind, callID: callID, body: call.body, context: requestContext)
+        }
+    }
+
+    /// What an async handler returned or threw.
+    private func outcome(_ body: () async throws -> HandlerOutcome) async -> Result<HandlerOutcome, any Error> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
         }
     }
 

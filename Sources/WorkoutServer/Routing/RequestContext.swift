@@ -36,8 +36,13 @@ package enum HandlerOutcome: Sendable {
 package enum Handler: Sendable {
     /// A read: runs on the connection's queue at once, in a read transaction (microseconds).
     case inline(@Sendable (RequestContext, [UInt8]) throws -> HandlerOutcome)
-    /// A write or slow call: runs in a task; its result comes back to the connection's queue.
-    case task(@Sendable (RequestContext, [UInt8]) async throws -> HandlerOutcome)
+    /// A write: runs in a task on the connection's own queue, which hands its transaction to
+    /// the group-commit writer and resumes on the queue once the batch is committed.
+    case write(@Sendable (RequestContext, [UInt8]) async throws -> HandlerOutcome)
+    /// A call with slow work (scrypt, an import's batch): runs in a task on the server's
+    /// shared executor of slow calls, so that it holds up neither its connection nor the
+    /// others; its result comes back to the connection's queue.
+    case slow(@Sendable (RequestContext, [UInt8]) async throws -> HandlerOutcome)
     /// A server-streaming call, driven by the connection.
     case stream(StreamKind)
 }

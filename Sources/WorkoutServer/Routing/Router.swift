@@ -47,7 +47,7 @@ package struct Router: Sendable {
             try await household.logout(caller)
             return Workout_V1_LogoutResponse()
         }
-        table.write(MethodCatalog.changePassword) { caller, request in
+        table.slowWrite(MethodCatalog.changePassword) { caller, request in
             var response = Workout_V1_ChangePasswordResponse()
             response.revokedSessions = try await household.changePassword(caller, request)
             return response
@@ -79,7 +79,7 @@ package struct Router: Sendable {
         table.write(MethodCatalog.deleteWeight) { caller, request in try await household.deleteWeight(caller, request) }
         table.write(MethodCatalog.reportSteps) { caller, request in try await household.reportSteps(caller, request) }
         table.write(MethodCatalog.updateWeight) { caller, request in try await household.updateWeight(caller, request) }
-        table.write(MethodCatalog.importRecords) { caller, request in try await household.importRecords(caller, request) }
+        table.slowWrite(MethodCatalog.importRecords) { caller, request in try await household.importRecords(caller, request) }
         // Queries
         table.readEncoded(MethodCatalog.workoutHistory) { caller, request, maxBytes in
             try household.workoutHistoryEncoded(caller, request, maxResponseBytes: maxBytes)
@@ -126,7 +126,7 @@ package struct Router: Sendable {
             try await household.removeMember(caller, request)
             return Workout_V1_RemoveMemberResponse()
         }
-        table.write(MethodCatalog.resetPassword) { caller, request in
+        table.slowWrite(MethodCatalog.resetPassword) { caller, request in
             var response = Workout_V1_ResetPasswordResponse()
             response.revokedSessions = try await household.resetPassword(caller, request)
             return response
@@ -194,16 +194,24 @@ private struct RouteTable {
         })
     }
 
-    /// A write (or a slow call) for the caller, run in a task.
+    /// A write for the caller, run in a task on the connection's queue.
     mutating func write<Request, Response>(_ method: RPCMethod<Request, Response>, _ body: @escaping @Sendable (Caller, Request) async throws -> Response) {
-        add(method, .task { context, bytes in
+        add(method, .write { context, bytes in
             .reply(try encode(await body(requireCaller(context), decode(Request.self, bytes))))
         })
     }
 
-    /// A call that gives the connection a session.
+    /// A write for the caller with slow work before it (scrypt, an import's batch), run in a
+    /// task on the shared executor of slow calls.
+    mutating func slowWrite<Request, Response>(_ method: RPCMethod<Request, Response>, _ body: @escaping @Sendable (Caller, Request) async throws -> Response) {
+        add(method, .slow { context, bytes in
+            .reply(try encode(await body(requireCaller(context), decode(Request.self, bytes))))
+        })
+    }
+
+    /// A call that gives the connection a session (scrypt at login and register: a slow call).
     mutating func authenticate<Request, Response>(_ method: RPCMethod<Request, Response>, _ body: @escaping @Sendable (RequestContext, Request) async throws -> (Caller, Response)) {
-        add(method, .task { context, bytes in
+        add(method, .slow { context, bytes in
             if context.caller != nil {
                 throw CallFailure(.failedPrecondition, "this connection already has a session; open a new connection to switch accounts")
             }
@@ -212,9 +220,10 @@ private struct RouteTable {
         })
     }
 
-    /// A call that ends the connection's session.
+    /// A call that ends the connection's session (deleting an account checks the password: a
+    /// slow call).
     mutating func signOut<Request, Response>(_ method: RPCMethod<Request, Response>, _ body: @escaping @Sendable (Caller, Request) async throws -> Response) {
-        add(method, .task { context, bytes in
+        add(method, .slow { context, bytes in
             .unbind(reply: try encode(await body(requireCaller(context), decode(Request.self, bytes))))
         })
     }

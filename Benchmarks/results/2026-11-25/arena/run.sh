@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# glibc arena cap A/B: MALLOC_ARENA_MAX unset vs 2, interleaved, release build of 3f57294, SCHED_RR.
+set -u
+B=/work/wt-soak/.build/release/workout-bench
+D=/tmp/tls-bench-data
+OUT=/tmp/arena
+for round in 1 2 3; do
+  for scen in meals-day log-weight; do
+    for a in default 2; do
+      if [ $a = default ]; then envs="env -u MALLOC_ARENA_MAX"; else envs="env MALLOC_ARENA_MAX=2"; fi
+      $envs chrt -r 10 $B --scenario $scen --connections 64 --pipeline 1 --duration 8 --warmup 2 --data-dir $D \
+         --json $OUT/$scen-arena-$a-$round.json > $OUT/$scen-arena-$a-$round.log 2>&1
+    done
+  done
+done
+echo done
