@@ -77,6 +77,72 @@ struct GroupCommitTests {
         }
     }
 
+    @Test("In one batch, an operation that writes and then fails is rolled back alone; the batch is one commit")
+    func failureInsideOneBatch() throws {
+        try withStore { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            // The first operation holds the writer until the others are queued behind it, so
+            // that they form one batch.
+            let queued = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            let results = Mutex<[Int: Result<Int, any Error>]>([:])
+            let firstRun = Atomic<Bool>(true)
+            store.writer.submit({ txn in
+                // Operations may run again (the batch is applied again after a failure): hold
+                // the writer on the first run only.
+                if firstRun.exchange(false, ordering: .relaxed) { queued.wait() }
+                try txn.put([0], forKey: 0, in: table)
+                return 0
+            }, completion: { result in results.withLock { $0[0] = result }; done.signal() })
+            let commitsBefore = store.writer.statistics.commits
+            for index in 1...5 {
+                store.writer.submit({ txn in
+                    try txn.put([UInt8(index)], forKey: UInt32(index), in: table)
+                    // Writes over what the operation before it wrote, then fails.
+                    if index == 3 {
+                        try txn.put([99], forKey: 2, in: table)
+                        throw Refused(index: index)
+                    }
+                    return index
+                }, completion: { result in results.withLock { $0[index] = result }; done.signal() })
+            }
+            queued.signal()
+            for _ in 0...5 { done.wait() }
+            let all = results.withLock { $0 }
+            for index in 0...5 {
+                switch all[index] {
+                case .success(let value)?: #expect(index != 3 && value == index)
+                case .failure(let error)?: #expect(index == 3 && (error as? Refused) == Refused(index: 3))
+                case nil: Issue.record("operation \(index) was not completed")
+                }
+            }
+            try store.read { txn throws in
+                for index in 0...5 {
+                    #expect(try txn.get(UInt32(index), from: table) == (index == 3 ? nil : [UInt8(index)]))
+                }
+            }
+            // The five queued operations were one batch (with the first one, or after it).
+            #expect(store.writer.statistics.commits - commitsBefore <= 2)
+            #expect(store.writer.statistics.failedOperations == 1)
+        }
+    }
+
+    @Test("A batch of one operation that fails leaves no trace and commits nothing")
+    func singleFailure() throws {
+        try withStore { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            #expect(throws: Refused.self) {
+                try store.writeAndWait { txn in
+                    try txn.put([1], forKey: 1, in: table)
+                    throw Refused(index: 1)
+                }
+            }
+            #expect(try store.read { txn throws in try txn.get(UInt32(1), from: table) } == nil)
+            #expect(store.writer.statistics.failedOperations == 1)
+            #expect(store.writer.statistics.failedCommits == 0)
+        }
+    }
+
     @Test("A closed writer refuses new writes with a clear error")
     func closedWriter() throws {
         try withTemporaryDirectory { path in

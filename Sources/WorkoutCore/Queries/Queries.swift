@@ -110,7 +110,7 @@ extension HouseholdStore {
                 ScanRequest(range: UserTimeKey.range(user: caller.userID, from: window.lowerBound, to: window.upperBound))
             ) { indexKey, stored in
                 if let bytes = RawProtobuf.lengthDelimitedField(mealTotalsField, in: stored) {
-                    let mealTotals = try Workout_V1_NutritionTotals(serializedBytes: Array(bytes))
+                    let mealTotals = try storedNutritionTotals(bytes)
                     totals.calories += mealTotals.calories
                     totals.proteinG += mealTotals.proteinG
                     totals.carbsG += mealTotals.carbsG
@@ -268,6 +268,30 @@ private let entriesField = 1
 private let mealsField = 5
 private let mealsTotalsField = 6
 private let mealsNextPageTokenField = 7
+/// A stored meal's `NutritionTotals`, read from its four doubles without decoding the message
+/// (no allocation: a day's query sums ten of them); bytes that are not such a message go
+/// through the protobuf decoder, which says what is wrong.
+private func storedNutritionTotals(_ bytes: UnsafeRawBufferPointer) throws -> Workout_V1_NutritionTotals {
+    var calories = 0.0, protein = 0.0, carbs = 0.0, fat = 0.0
+    let wellFormed = RawProtobuf.forEachFixed64Field(in: bytes) { number, bits in
+        // Protobuf's rule for a singular field met twice: the last one wins.
+        switch number {
+        case 1: calories = Double(bitPattern: bits)
+        case 2: protein = Double(bitPattern: bits)
+        case 3: carbs = Double(bitPattern: bits)
+        case 4: fat = Double(bitPattern: bits)
+        default: break
+        }
+    }
+    guard wellFormed else { return try Workout_V1_NutritionTotals(serializedBytes: Array(bytes)) }
+    var totals = Workout_V1_NutritionTotals()
+    totals.calories = calories
+    totals.proteinG = protein
+    totals.carbsG = carbs
+    totals.fatG = fat
+    return totals
+}
+
 /// The most a `NutritionTotals` field takes: a tag, a length and four doubles of 9 bytes each.
 private let largestTotalsFieldBytes = 2 + 4 * 9
 /// `Meal.totals` (records.proto).

@@ -41,6 +41,35 @@ enum RawProtobuf {
         return found
     }
 
+    /// Calls `body` with the number and value of every 64-bit field (wire type 1: double,
+    /// fixed64) of `message`, in wire order, skipping fields of other types.
+    ///
+    /// - Returns: `false` when the bytes are not a well-formed message (`body` may have been
+    ///   called for the fields before the fault).
+    static func forEachFixed64Field(in message: UnsafeRawBufferPointer, _ body: (_ number: Int, _ bits: UInt64) -> Void) -> Bool {
+        var offset = 0
+        while offset < message.count {
+            guard let key = readVarint(message, &offset) else { return false }
+            switch key & 7 {
+            case 0:
+                guard readVarint(message, &offset) != nil else { return false }
+            case 1:
+                guard message.count - offset >= 8 else { return false }
+                body(Int(key >> 3), UInt64(littleEndian: message.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+                offset += 8
+            case 2:
+                guard let length = readVarint(message, &offset), length <= UInt64(message.count - offset) else { return false }
+                offset += Int(length)
+            case 5:
+                guard message.count - offset >= 4 else { return false }
+                offset += 4
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
     static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
         var value = value
         while value >= 0x80 {

@@ -24,6 +24,8 @@ final class Connection: @unchecked Sendable {
     // Safe because: see rule 1.
     let id: UInt64
     let peer: SocketAddress
+    /// The peer's host as text, made once: every call's context and the per-address limits use it.
+    let peerHost: String
     let queue: DispatchQueue
     let context: ServerContext
     var logger: Logger
@@ -62,6 +64,7 @@ final class Connection: @unchecked Sendable {
         self.id = context.makeConnectionID()
         self.descriptor = descriptor
         self.peer = peer
+        self.peerHost = peer.host
         self.context = context
         // A serial queue of its own is "overcommit": it may get a thread of its own whenever it
         // has work, and 64 busy connections ran on 257 threads switching on 2 cores. Targeting
@@ -324,7 +327,7 @@ final class Connection: @unchecked Sendable {
             answer(call.callID, .failure(CallFailure(.unimplemented, "this server has no method \(call.method)")))
             return
         }
-        let requestContext = RequestContext(caller: caller, source: peer.host, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)
+        let requestContext = RequestContext(caller: caller, source: peerHost, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)
         let callID = call.callID
         switch handler {
         case .inline(let body):

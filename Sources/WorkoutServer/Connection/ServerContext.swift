@@ -49,7 +49,7 @@ package final class ServerContext: Sendable {
     ///
     /// - Returns: `nil` when admitted, else why not.
     func admit(_ connection: Connection) -> String? {
-        let source = connection.peer.host
+        let source = connection.peerHost
         let (total, victim) = connections.withLock { open -> (Int, Connection?) in
             // Below the limit nobody is shed, so the scan is not needed.
             if open.count < configuration.maxConnections { return (open.count, nil) }
@@ -89,7 +89,7 @@ package final class ServerContext: Sendable {
         let removed = connections.withLock { $0.removeValue(forKey: connection.id) } != nil
         if removed {
             perSource.withLock { counts in
-                let source = connection.peer.host
+                let source = connection.peerHost
                 counts[source, default: 1] -= 1
                 if counts[source] == 0 { counts[source] = nil }
             }
