@@ -1,4 +1,6 @@
 import Benchmark
+import Dispatch
+import Foundation
 
 /// `workout-microbench`: the cost of one operation where it is made — instructions, mallocs,
 /// retains and releases per operation, and time — with ordo-one/benchmark.
@@ -29,5 +31,36 @@ struct WorkoutMicroBenchmarks: BenchmarkRunnerHooks {
         ProtobufBenchmarks.register()
         ReadPathBenchmarks.register()
         WritePathBenchmarks.register()
+    }
+
+    /// Runs the benchmark runner (or, when ``ProfileRun/variable`` is set, a ``ProfileRun``) in a
+    /// task while the main thread waits for it. (The runner's own `async` main would leave the
+    /// main thread for `dispatch_main`, and valgrind 3.19 — which counts the instructions where
+    /// the CPU's counters cannot be read — crashes when the main thread exits that way while the
+    /// pool's threads run.)
+    static func main() {
+        let profile = ProcessInfo.processInfo.environment[ProfileRun.variable]
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            if let profile {
+                let request: (operation: ProfileRun.Operation, count: Int)
+                do {
+                    request = try ProfileRun.parse(profile)
+                } catch {
+                    FileHandle.standardError.write(Data("workout-microbench: \(error)\n".utf8))
+                    exit(64)
+                }
+                do {
+                    try await ProfileRun.run(request.operation, count: request.count)
+                } catch {
+                    FileHandle.standardError.write(Data("workout-microbench: \(error)\n".utf8))
+                    exit(1)
+                }
+            } else {
+                await BenchmarkRunner.setupBenchmarkRunner(registerBenchmarks: registerBenchmarks)
+            }
+            finished.signal()
+        }
+        finished.wait()
     }
 }
