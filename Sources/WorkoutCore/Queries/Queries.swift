@@ -102,6 +102,8 @@ extension HouseholdStore {
             var meals: [UInt8] = []
             meals.reserveCapacity(4_096)
             var totals = Workout_V1_NutritionTotals()
+            // Each meal's totals, copied out to be decoded (one buffer, reused).
+            var mealTotalsBytes: [UInt8] = []
             // The index key of the page's last meal so far (one buffer, reused).
             var lastOnPage: [UInt8] = []
             var resumeAfter: [UInt8]?
@@ -110,7 +112,9 @@ extension HouseholdStore {
                 ScanRequest(range: UserTimeKey.range(user: caller.userID, from: window.lowerBound, to: window.upperBound))
             ) { indexKey, stored in
                 if let bytes = RawProtobuf.lengthDelimitedField(mealTotalsField, in: stored) {
-                    let mealTotals = try Workout_V1_NutritionTotals(serializedBytes: Array(bytes))
+                    mealTotalsBytes.removeAll(keepingCapacity: true)
+                    mealTotalsBytes.append(contentsOf: bytes)
+                    let mealTotals = try Workout_V1_NutritionTotals(serializedBytes: mealTotalsBytes)
                     totals.calories += mealTotals.calories
                     totals.proteinG += mealTotals.proteinG
                     totals.carbsG += mealTotals.carbsG
@@ -130,11 +134,14 @@ extension HouseholdStore {
                 return .take
             }
             let totalsBytes: [UInt8] = try totals.serializedBytes()
-            totalsBytes.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsTotalsField, $0, to: &encoded) }
-            if let resumeAfter {
-                let token = pageTokens.seal(resumeAfter, query: .mealsOfDay, member: caller.userID, parameters: parameters)
-                token.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsNextPageTokenField, $0, to: &encoded) }
+            let token = resumeAfter.map {
+                pageTokens.seal($0, query: .mealsOfDay, member: caller.userID, parameters: parameters)
             }
+            // The header's buffer grows once, to the whole reply (a field's tag and length take
+            // at most 10 bytes).
+            encoded.reserveCapacity(encoded.count + 10 + totalsBytes.count + (token.map { 10 + $0.count } ?? 0) + meals.count)
+            totalsBytes.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsTotalsField, $0, to: &encoded) }
+            token?.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsNextPageTokenField, $0, to: &encoded) }
             encoded.append(contentsOf: meals)
             return encoded
         }
