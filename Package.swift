@@ -255,7 +255,7 @@ let package = Package(
             path: "Benchmarks/ImportBench",
             swiftSettings: strictSettings
         ),
-        // workout-microbench: instructions, mallocs, retains and time per operation of the frame
+        // workout-microbench: instructions, mallocs and time per operation of the frame
         // codec, protobuf, a read's decode-query-encode and a write's group commit, on a real
         // store (`swift package benchmark --target workout-microbench`; Benchmarks/README.md).
         // Part of every build, so it cannot rot.

@@ -2,15 +2,17 @@ import Benchmark
 import Dispatch
 import Foundation
 
-/// `workout-microbench`: the cost of one operation where it is made — instructions, mallocs,
-/// retains and releases per operation, and time — with ordo-one/benchmark.
+/// `workout-microbench`: the cost of one operation where it is made — mallocs and their bytes,
+/// instructions where the CPU's counters can be read, and time — with ordo-one/benchmark.
 ///
 ///     swift package benchmark --target workout-microbench              # every benchmark, a table
 ///     swift package benchmark --target workout-microbench --filter 'read.*'
+///     Benchmarks/micro-callgrind.sh                                    # instructions, retains (callgrind)
 ///
 /// `swift package benchmark` builds the target in release mode and runs it under the package's
 /// malloc interposer (what counts the mallocs); running the executable directly runs every
-/// benchmark once and prints raw histograms (see Benchmarks/README.md).
+/// benchmark once and prints raw histograms; ``ProfileRun`` repeats one operation for callgrind
+/// (see Benchmarks/README.md).
 ///
 /// The benchmarks:
 /// - the frame codec, per frame (``FrameCodecBenchmarks``);

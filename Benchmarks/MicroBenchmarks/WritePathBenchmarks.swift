@@ -3,7 +3,9 @@ import Benchmark
 /// A write's cost: `Logging.LogWeight` through the group-commit writer into a real LMDB
 /// store, durable (synced) before it answers. Alone, each call is one commit; together, the
 /// calls share commits as the writer gathers them (the `commits` metric says how many a
-/// round took).
+/// round took). An iteration is one call, or one round of calls, and its malloc figures include
+/// the runner's own per iteration: some 16 mallocs and 35 KB (a lone LogWeight shows 113 where
+/// `--allocation-stacks`, which leaves them out, prints 96).
 enum WritePathBenchmarks {
     /// Calls sent together in the group-commit benchmark: what 64 connections gave per commit
     /// in the log-weight 64×1 run of issue 17 (32).
