@@ -24,15 +24,28 @@ extension TransactionReading where Self: ~Copyable {
     public func withValue<R>(
         in database: Database, forKey key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        try validateKey(key, database: database)
-        return try key.withUnsafeBytes { keyBytes in
-            var keyValue = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-            var data = MDB_val()
-            let rc = mdb_get(unsafeHandle, database.dbi, &keyValue, &data)
-            if rc == MDB_NOTFOUND { return nil }
-            if rc != 0 { throw LMDBError(returnCode: rc, operation: "mdb_get", context: database.displayName) }
-            return try body(UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
-        }
+        try key.withUnsafeBytes { keyBytes in try withValue(in: database, forKey: keyBytes, body) }
+    }
+
+    /// Looks up a key given as a byte view (one a cursor handed out, say) and hands its
+    /// value's bytes to `body`, copying neither.
+    ///
+    /// Wraps `mdb_get`.
+    /// - Parameters:
+    ///   - database: the table.
+    ///   - key: the key's bytes, valid for the length of the call.
+    ///   - body: reads the value; the view is valid only inside it.
+    /// - Returns: what `body` returns, or `nil` when the key is absent.
+    public func withValue<R>(
+        in database: Database, forKey key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        try validateKey(byteCount: key.count, database: database)
+        var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var data = MDB_val()
+        let rc = mdb_get(unsafeHandle, database.dbi, &keyValue, &data)
+        if rc == MDB_NOTFOUND { return nil }
+        if rc != 0 { throw LMDBError(returnCode: rc, operation: "mdb_get", context: database.displayName) }
+        return try body(UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
     }
 
     /// Looks a key up and returns a copy of its value, or `nil` when the key is absent.
@@ -91,13 +104,17 @@ extension TransactionReading where Self: ~Copyable {
 
     /// Refuses a key liblmdb would refuse, with a message that says why.
     func validateKey(_ key: [UInt8], database: Database) throws(LMDBError) {
-        if key.isEmpty {
+        try validateKey(byteCount: key.count, database: database)
+    }
+
+    func validateKey(byteCount: Int, database: Database) throws(LMDBError) {
+        if byteCount == 0 {
             throw LMDBError(code: .badValueSize, operation: "key", message: "an empty key is not allowed (\(database.displayName))")
         }
-        if key.count > maxKeySize {
+        if byteCount > maxKeySize {
             throw LMDBError(
                 code: .badValueSize, operation: "key",
-                message: "a key of \(key.count) bytes is longer than LMDB's limit of \(maxKeySize) (\(database.displayName))")
+                message: "a key of \(byteCount) bytes is longer than LMDB's limit of \(maxKeySize) (\(database.displayName))")
         }
     }
 }

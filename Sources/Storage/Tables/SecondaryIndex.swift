@@ -162,7 +162,7 @@ extension TransactionReading where Self: ~Copyable {
         _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> [UInt8]? {
         try scanRaw(index.database, request) { indexKey, primaryKey in
-            let found = try withValue(in: table.table.database, forKey: Array(primaryKey)) { bytes in
+            let found = try withValue(in: table.table.database, forKey: primaryKey) { bytes in
                 try body(bytes)
                 return true
             }
@@ -196,7 +196,7 @@ extension TransactionReading where Self: ~Copyable {
         _ body: (_ indexKey: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer) throws -> ScanStep
     ) throws -> [UInt8]? {
         try scanRawPage(index.database, request) { indexKey, primaryKey in
-            let step = try withValue(in: table.table.database, forKey: Array(primaryKey)) { bytes in
+            let step = try withValue(in: table.table.database, forKey: primaryKey) { bytes in
                 try body(indexKey, bytes)
             }
             guard let step else {

@@ -130,11 +130,14 @@ extension HouseholdStore {
                 return .take
             }
             let totalsBytes: [UInt8] = try totals.serializedBytes()
-            totalsBytes.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsTotalsField, $0, to: &encoded) }
-            if let resumeAfter {
-                let token = pageTokens.seal(resumeAfter, query: .mealsOfDay, member: caller.userID, parameters: parameters)
-                token.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsNextPageTokenField, $0, to: &encoded) }
+            let token = resumeAfter.map {
+                pageTokens.seal($0, query: .mealsOfDay, member: caller.userID, parameters: parameters)
             }
+            // The header's buffer grows once, to the whole reply (a field's tag and length take
+            // at most 10 bytes).
+            encoded.reserveCapacity(encoded.count + 10 + totalsBytes.count + (token.map { 10 + $0.count } ?? 0) + meals.count)
+            totalsBytes.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsTotalsField, $0, to: &encoded) }
+            token?.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: mealsNextPageTokenField, $0, to: &encoded) }
             encoded.append(contentsOf: meals)
             return encoded
         }
