@@ -35,6 +35,7 @@ extension Outbox {
         var results: [SyncReport.Result] = []
         var stop: WorkoutError?
         var after: UInt64 = 0
+        var refusedSubjects = Set<PendingWrite.Subject>()
         sending: while stop == nil {
             let window: [OutboxEntry]
             do throws(WorkoutError) {
@@ -53,6 +54,16 @@ extension Outbox {
                 after = planned.id
                 // Discarded meanwhile? (A write marked as being sent is never folded into.)
                 guard let entry = state.withLock({ $0.contents.entry(planned.id) }) else { continue }
+                // Behind a write of the same record refused in this window: it waits (held).
+                if refusedSubjects.contains(entry.write.subject) {
+                    do throws(WorkoutError) {
+                        try state.withLock { state throws(WorkoutError) in try append([.notSent(ids: [entry.id])], to: &state, sync: false) }
+                    } catch {
+                        stop = error
+                        break sending
+                    }
+                    continue
+                }
                 let probe = DeliveryProbe()
                 let outcome = await WorkoutClient.$deliveryProbe.withValue(probe) { () async -> Result<SentWrite, WorkoutError> in
                     do throws(WorkoutError) {
@@ -76,6 +87,7 @@ extension Outbox {
                         break sending
                     case .failure(let error):
                         let refusal = WriteRefusal(error)
+                        refusedSubjects.insert(entry.write.subject)
                         var refused = entry
                         refused.refusal = refusal
                         let later = Array(window[(index + 1)...].map(\.id))
