@@ -28,6 +28,7 @@ case "write":
     guard let count = Int(arguments[4]), let base = Int64(arguments[5]) else { fail("COUNT and BASE_MS are numbers", status: 64) }
     do {
         let outbox = try Outbox(path: path, account: account)
+        FileHandle.standardError.write(Data("opened: \(outbox.count) writes, dropped \(outbox.droppedBytesAtOpen) bytes\n".utf8))
         let entries = outbox.entries
         for (index, entry) in entries.enumerated() where entry.write.recordID != crashWorkout(index, baseMilliseconds: base).id {
             fail("entry \(index) of the outbox is \(entry.write.summary), not workout #\(index)", status: 3)
@@ -57,6 +58,7 @@ case "sync":
     } catch {
         fail("\(error)")
     }
+    FileHandle.standardError.write(Data("opened: \(outbox.count) writes, dropped \(outbox.droppedBytesAtOpen) bytes\n".utf8))
     let report = await outbox.sync(using: client)
     var sent = 0
     var replayed = 0

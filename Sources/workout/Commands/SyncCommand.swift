@@ -114,7 +114,7 @@ struct SyncCommand: AsyncParsableCommand {
             if report.stoppedBy != nil {
                 Output.line("Nothing sent; \(Format.count(report.remaining.count, "write")) still \(report.remaining.count == 1 ? "waits" : "wait").")
             } else {
-                Output.line(report.remaining.isEmpty ? "Nothing to sync: the outbox is empty." : "Nothing could be sent; \(Format.count(report.remaining.count, "write")) wait (see `workout status`).")
+                Output.line(report.remaining.isEmpty ? "Nothing to sync: the outbox is empty." : "Nothing could be sent; \(Format.count(report.remaining.count, "write")) \(report.remaining.count == 1 ? "waits" : "wait") (see `workout status`).")
             }
             return
         }
