@@ -75,12 +75,13 @@ extension WorkoutClient {
         return .queued(queued, reason: report.stoppedBy)
     }
 
-    /// Sends one write with the typed call that makes it.
+    /// Sends one write with the typed call that makes it (``logWorkout(_:)`` for
+    /// ``PendingWrite/logWorkout(_:)``, and so on), without an outbox.
     ///
     /// - Parameter write: The write.
     /// - Returns: The server's answer.
     /// - Throws: ``WorkoutError``, as the typed call does.
-    func send(_ write: PendingWrite) async throws(WorkoutError) -> SentWrite {
+    public func send(_ write: PendingWrite) async throws(WorkoutError) -> SentWrite {
         switch write {
         case .logWorkout(let workout): .loggedWorkout(try await logWorkout(workout))
         case .updateWorkout(let workout, let revision): .updatedWorkout(try await updateWorkout(workout, expectedRevision: revision))

@@ -24,10 +24,28 @@ enum MemberOutbox {
     ///   another `workout`, or cannot be read or written.
     static func open(for credentials: Credentials, in store: CredentialStore) throws(CLIError) -> Outbox {
         do {
-            return try Outbox(path: path(in: store), account: account(of: credentials), lockTimeout: .seconds(30))
+            return try openOutbox(for: credentials, in: store)
         } catch {
-            throw CLIError(.failure, error.code == .failedPrecondition ? error.message : "cannot use the outbox: \(error.message)")
+            throw cliError(error)
         }
+    }
+
+    /// Opens the signed-in member's outbox (creating it), failing as the client library does.
+    ///
+    /// - Throws: ``WorkoutError``: `FAILED_PRECONDITION` when it holds another account's writes
+    ///   (``holdsOtherAccount(_:)``) or another `workout` keeps it for 30 s; `INTERNAL`.
+    static func openOutbox(for credentials: Credentials, in store: CredentialStore) throws(WorkoutError) -> Outbox {
+        try Outbox(path: path(in: store), account: account(of: credentials), lockTimeout: .seconds(30))
+    }
+
+    /// Whether opening the outbox failed because it holds the writes of another account.
+    static func holdsOtherAccount(_ error: WorkoutError) -> Bool {
+        error.code == .failedPrecondition && error.message.contains(" holds writes of ")
+    }
+
+    /// The message and exit status for an outbox that cannot be opened.
+    static func cliError(_ error: WorkoutError) -> CLIError {
+        CLIError(.failure, error.code == .failedPrecondition ? error.message : "cannot use the outbox: \(error.message)")
     }
 
     /// Whether the outbox file exists (so that `status` does not create one).

@@ -143,6 +143,36 @@ struct OfflineTests {
         }
     }
 
+    @Test("Signed in as another account, log goes straight to the server (never into that account's outbox), and sync and status say whose writes wait")
+    func otherAccount() async throws {
+        try await CLIHousehold.with { household in
+            try await household.login()
+            try await Self.stopServer(household)
+            _ = try await household.succeed(["log", "workout", "running", "--minutes", "30"])
+            let server = try await Self.restartServer(household)
+            defer { _ = server.stop(SIGTERM) }
+            // The same session under another email: to `workout`, another account.
+            let file = URL(fileURLWithPath: household.credentialsFile)
+            let credentials = try String(contentsOf: file, encoding: .utf8)
+            try credentials.replacingOccurrences(of: CLIHousehold.ownerEmail, with: "someone.else@example.com").write(to: file, atomically: true, encoding: .utf8)
+
+            let log = try await household.workout(["log", "workout", "yoga", "--minutes", "20"])
+            #expect(log.status == 0, "\(log)")
+            #expect(log.output.contains("Logged yoga"), "\(log)")
+            #expect(log.error.contains("holds writes of \(CLIHousehold.ownerEmail) on \(household.address)"), "\(log)")
+            let sync = try await household.workout(["sync"])
+            #expect(sync.status == 1, "\(sync)")
+            #expect(sync.error.contains("holds writes of \(CLIHousehold.ownerEmail)"), "\(sync)")
+            let status = try await household.json(["status"])
+            #expect((status["outboxError"] as? String)?.contains("holds writes of \(CLIHousehold.ownerEmail)") == true, "\(status)")
+
+            try credentials.write(to: file, atomically: true, encoding: .utf8)
+            let logout = try await household.workout(["logout"])
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.error.contains("1 write queued offline still waits in the outbox; sign in again as \(CLIHousehold.ownerEmail)"), "\(logout)")
+        }
+    }
+
     @Test("Without a session from an earlier login, log says to sign in (nothing is queued) and status says so")
     func withoutSession() async throws {
         try await CLIHousehold.with { household in
