@@ -147,22 +147,17 @@ struct OutboxLog: ~Copyable {
             return Contents(records: [], droppedBytes: 0)
         }
         guard bytes.starts(with: Self.magic) else { throw notAnOutbox() }
-        var records: [(record: OutboxRecord, size: Int)] = []
-        var offset = Self.magic.count
-        let decoder = JSONDecoder()
-        while let (record, size) = Self.record(in: bytes, at: offset, decoder: decoder) {
-            records.append((record, size))
-            offset += 8 + size
-        }
+        let (records, offset) = Self.records(in: bytes)
         length = bytes.count
         recordBytes = offset - Self.magic.count
         let dropped = bytes.count - offset
         if dropped > 0 {
             // Keep the dropped bytes for a post-mortem, then cut them off.
             try? Data(bytes[offset...]).write(to: URL(fileURLWithPath: path + ".damaged"))
+            // No fsync of its own: the next append's fsync makes the shorter length durable with
+            // it, and should the cut be lost in a crash before, the same bad tail is cut again.
             do throws(SystemCallError) {
                 try SystemCall.retrying("ftruncate", subject: path) { ftruncate(descriptor, off_t(offset)) }
-                try SystemCall.retrying("fsync", subject: path) { fsync(descriptor) }
             } catch {
                 throw Self.failure(error)
             }
@@ -187,6 +182,21 @@ struct OutboxLog: ~Copyable {
             done += count
         }
         return Array(bytes.prefix(done))
+    }
+
+    /// The records of a log's bytes (which start with the magic), up to the first that is cut
+    /// short, fails its checksum or does not decode.
+    ///
+    /// - Returns: The records with their sizes, and the length of the good part (magic included).
+    static func records(in bytes: [UInt8]) -> (records: [(record: OutboxRecord, size: Int)], goodLength: Int) {
+        var records: [(record: OutboxRecord, size: Int)] = []
+        var offset = magic.count
+        let decoder = JSONDecoder()
+        while let (record, size) = record(in: bytes, at: offset, decoder: decoder) {
+            records.append((record, size))
+            offset += 8 + size
+        }
+        return (records, offset)
     }
 
     /// The record framed at `offset`, or `nil` when there is none whole and intact there.

@@ -94,27 +94,48 @@ struct OutboxFileTests {
         }
     }
 
-    @Test("A file cut at every byte opens without a crash and keeps every record before the cut")
+    @Test("A log cut at every byte reads as the records before the cut; a sample of cut files opens without a crash")
     func everyCut() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/outbox.log"
             let outbox = try Outbox(path: path, account: Self.account)
-            // Small writes (deletes), so that the file has few bytes to cut at.
-            for _ in 0..<3 { try outbox.enqueue(.deleteWorkout(UUID())) }
+            for index in 0..<3 { try outbox.enqueue(.logWorkout(Self.workout("#\(index)"))) }
             outbox.close()
-            let whole = try Data(contentsOf: URL(fileURLWithPath: path))
-            var counts: [Int] = []
-            for length in 0...whole.count {
-                let cut = directory + "/cut-\(length).log"
-                try whole.prefix(length).write(to: URL(fileURLWithPath: cut))
-                let opened = try Outbox(path: cut, account: Self.account)
-                counts.append(opened.count)
-                opened.close()
+            let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let (all, goodLength) = OutboxLog.records(in: whole)
+            #expect(all.count == 4, "the header and three writes")
+            #expect(goodLength == whole.count)
+            // Where each record ends.
+            var ends: [Int] = []
+            var end = OutboxLog.magic.count
+            for (_, size) in all {
+                end += 8 + size
+                ends.append(end)
             }
-            #expect(counts.first == 0)
-            #expect(counts.last == 3)
-            #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 <= $1 }, "a longer prefix never holds fewer writes")
-            #expect(Set(counts) == [0, 1, 2, 3])
+            for length in OutboxLog.magic.count...whole.count {
+                let (records, good) = OutboxLog.records(in: Array(whole.prefix(length)))
+                let whole = ends.filter { $0 <= length }
+                #expect(records.count == whole.count, "cut at \(length)")
+                #expect(good == (whole.last ?? OutboxLog.magic.count), "cut at \(length)")
+            }
+            // Through the outbox, as files: in the magic, in the header, on each boundary, and
+            // inside each write.
+            var lengths = [0, 3, OutboxLog.magic.count, OutboxLog.magic.count + 5, whole.count]
+            for end in ends { lengths += [end - 1, end, end + 3] }
+            var counts: [Int: Int] = [:]
+            for length in Set(lengths) where length <= whole.count {
+                let cut = directory + "/cut-\(length).log"
+                try Data(whole.prefix(length)).write(to: URL(fileURLWithPath: cut))
+                let opened = try Outbox(path: cut, account: Self.account)
+                counts[length] = opened.count
+                #expect(opened.droppedBytesAtOpen == (length <= OutboxLog.magic.count ? 0 : length - ((ends.filter { $0 <= length }.last) ?? OutboxLog.magic.count)), "cut at \(length)")
+                try opened.enqueue(.deleteWorkout(UUID()))
+                opened.close()
+                #expect(try Outbox(path: cut, account: Self.account).count == counts[length]! + 1, "writing goes on after the cut at \(length)")
+            }
+            #expect(counts[whole.count] == 3)
+            #expect(counts[ends[1] - 1] == 0)
+            #expect(counts[ends[2]] == 2)
         }
     }
 
