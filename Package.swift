@@ -199,7 +199,17 @@ let package = Package(
         // executables makes sure they are built first).
         .testTarget(
             name: "WorkoutCLITests",
-            dependencies: ["workout", "workoutd", "WorkoutClient", "TestSupport", "ProcessTestSupport"],
+            dependencies: ["workout", "workoutd", "workout-outbox-crasher", "WorkoutClient", "TestSupport", "ProcessTestSupport"],
+            swiftSettings: strictSettings
+        ),
+
+        // A process the outbox's crash test kills at random points: it queues writes offline
+        // into an outbox, or syncs one through a workoutd (Tests/OutboxCrasher/README.md).
+        .executableTarget(
+            name: "workout-outbox-crasher",
+            dependencies: ["WorkoutClient"],
+            path: "Tests/OutboxCrasher",
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
 

@@ -22,14 +22,16 @@ package final class ServeProcess: @unchecked Sendable {
     ///   - dataDirectory: The data directory (a household with an owner, usually).
     ///   - transport: `--transport`: `plain` (loopback; what most process tests speak) or `tls`.
     ///   - extra: More arguments for `workoutd serve` (`--config FILE`).
+    ///   - port: The port to listen on; 0 (the default) for a free one. A given port is how a
+    ///     test restarts a server where its clients expect it.
     /// - Throws: ``ServeProcessError`` when the binary is missing or the server did not report
     ///   its address.
-    package init(dataDirectory: String, transport: String = "plain", arguments extra: [String] = []) throws {
+    package init(dataDirectory: String, transport: String = "plain", arguments extra: [String] = [], port requestedPort: Int = 0) throws {
         guard let binary = BuiltProduct.path(named: "workoutd", override: "WORKOUTD_BINARY") else {
             throw ServeProcessError(output: "the workoutd binary was not found next to the tests; set WORKOUTD_BINARY")
         }
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--data-dir", dataDirectory, "--port", "0", "--log-level", "warning"] + extra
+        process.arguments = ["serve", "--data-dir", dataDirectory, "--port", String(requestedPort), "--log-level", "warning"] + extra
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
             .merging(["WORKOUTD_TRANSPORT": transport]) { _, new in new }
         process.standardOutput = output
@@ -62,7 +64,8 @@ package final class ServeProcess: @unchecked Sendable {
     /// - Returns: How it ended.
     @discardableResult
     package func stop(_ signal: Int32 = SIGTERM) -> (reason: Process.TerminationReason, status: Int32) {
-        kill(process.processIdentifier, signal)
+        // An ended process is not signalled again (its id may belong to another by now).
+        if process.isRunning { kill(process.processIdentifier, signal) }
         let deadline = Date().addingTimeInterval(30)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { process.terminate() }

@@ -176,6 +176,7 @@ public final class WorkoutClient: Sendable {
                     throw WorkoutError(code: .internal, message: "the server's answer to \(method.descriptor.name) does not decode")
                 }
             } catch let failure as CallFailure {
+                if failure.disposition != .notProcessed { Self.deliveryProbe?.markMayHaveArrived() }
                 let safe = failure.disposition == .notProcessed || (failure.disposition == .outcomeUnknown && idempotent)
                 guard safe, retries < configuration.maximumRetries else { throw failure.error }
                 if let deadline, deadline <= .now {

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import WorkoutClient
 
-/// `workout log meal`: logs a meal with its food items.
+/// `workout log meal`: logs a meal with its food items; queues it in the outbox when the
+/// server cannot be reached.
 struct LogMealCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "meal",
@@ -45,7 +46,13 @@ struct LogMealCommand: AsyncParsableCommand {
             name: name, items: items)
         let session = try SignedInSession()
         defer { session.close() }
-        let logged = try await session.run("log meals") { client throws(WorkoutError) in try await client.logMeal(meal) }
+        let delivered = try await session.deliver(.logMeal(meal), action: "log meals")
+        guard case .sent(.loggedMeal(let logged)) = delivered.delivery else {
+            if case .queued(let queued, let reason) = delivered.delivery {
+                try delivered.printQueued(queued, reason: reason, json: output.json, noun: "meal (\(meal.mealType.rawValue), \(Format.count(meal.items.count, "item")))")
+            }
+            return
+        }
         if output.json {
             try Output.printJSON(logged)
             return

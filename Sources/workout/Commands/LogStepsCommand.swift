@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import WorkoutClient
 
-/// `workout log steps`: reports a day's step count.
+/// `workout log steps`: reports a day's step count; queues it in the outbox when the server
+/// cannot be reached.
 struct LogStepsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "steps",
@@ -30,7 +31,13 @@ struct LogStepsCommand: AsyncParsableCommand {
         let report = StepsReport(day: day?.resolve(today: today) ?? today, source: source, steps: steps)
         let session = try SignedInSession()
         defer { session.close() }
-        let update = try await session.run("report steps") { client throws(WorkoutError) in try await client.reportSteps(report) }
+        let delivered = try await session.deliver(.reportSteps(report), action: "report steps")
+        guard case .sent(.reportedSteps(let update)) = delivered.delivery else {
+            if case .queued(let queued, let reason) = delivered.delivery {
+                try delivered.printQueued(queued, reason: reason, json: output.json, noun: "steps report (\(report.day): \(Format.grouped(steps)))")
+            }
+            return
+        }
         if output.json {
             try Output.printJSON(update)
             return

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import WorkoutClient
 
-/// `workout log weight`: logs a weigh-in.
+/// `workout log weight`: logs a weigh-in; queues it in the outbox when the server cannot be reached.
 struct LogWeightCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weight",
@@ -31,7 +31,13 @@ struct LogWeightCommand: AsyncParsableCommand {
             weightKg: weight, measuredAt: at?.resolve(now: now, in: zone) ?? now, timeZone: LocalZone.identifier, note: note)
         let session = try SignedInSession()
         defer { session.close() }
-        let logged = try await session.run("log weight") { client throws(WorkoutError) in try await client.logWeight(entry) }
+        let delivered = try await session.deliver(.logWeight(entry), action: "log weight")
+        guard case .sent(.loggedWeight(let logged)) = delivered.delivery else {
+            if case .queued(let queued, let reason) = delivered.delivery {
+                try delivered.printQueued(queued, reason: reason, json: output.json, noun: "weigh-in (\(Format.kilograms(weight)))")
+            }
+            return
+        }
         if output.json {
             try Output.printJSON(logged)
             return

@@ -3,7 +3,7 @@ import Foundation
 import WorkoutClient
 
 /// `workout log workout`: logs a workout and shows the points, level, streak and
-/// achievements it brought.
+/// achievements it brought; queues it in the outbox when the server cannot be reached.
 struct LogWorkoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workout",
@@ -45,7 +45,15 @@ struct LogWorkoutCommand: AsyncParsableCommand {
             timeZone: LocalZone.identifier, notes: notes)
         let session = try SignedInSession()
         defer { session.close() }
-        let logged = try await session.run("log workouts") { client throws(WorkoutError) in try await client.logWorkout(workout) }
+        let delivered = try await session.deliver(.logWorkout(workout), action: "log workouts")
+        guard case .sent(.loggedWorkout(let logged)) = delivered.delivery else {
+            if case .queued(let queued, let reason) = delivered.delivery {
+                try delivered.printQueued(
+                    queued, reason: reason, json: output.json,
+                    noun: "workout (\(workout.type), \(Format.duration(seconds: workout.durationSeconds)))")
+            }
+            return
+        }
         if output.json {
             try Output.printJSON(logged)
             return

@@ -43,6 +43,15 @@ struct LogoutCommand: AsyncParsableCommand {
             ended = false
         }
         try store.delete()
+        // Writes queued offline stay for this account: say so, since nothing sends them now.
+        if MemberOutbox.exists(in: store),
+           let outbox = try? Outbox(path: MemberOutbox.path(in: store), account: MemberOutbox.account(of: credentials), lockTimeout: .seconds(2)) {
+            let waiting = outbox.count
+            outbox.close()
+            if waiting > 0 {
+                Output.message("workout: note: \(Format.count(waiting, "write")) queued offline still \(waiting == 1 ? "waits" : "wait") in the outbox; sign in again as \(credentials.email) and run `workout sync` to send them")
+            }
+        }
         if output.json {
             try Output.printJSON(Report(server: credentials.server, signedOut: true, endedOnServer: ended))
         } else {

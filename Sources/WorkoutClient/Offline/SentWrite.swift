@@ -1,0 +1,35 @@
+/// The server's answer to a ``PendingWrite`` it accepted, one case per kind of write.
+public enum SentWrite: Sendable, Hashable, Codable {
+    /// The answer to a workout log.
+    case loggedWorkout(LoggedWorkout)
+    /// The answer to a workout update.
+    case updatedWorkout(UpdatedWorkout)
+    /// The answer to a workout delete.
+    case deletedWorkout(DeletedWorkout)
+    /// The answer to a meal log.
+    case loggedMeal(LoggedMeal)
+    /// The meal after an update.
+    case updatedMeal(Meal)
+    /// Whether a meal delete deleted one.
+    case deletedMeal(deleted: Bool)
+    /// The answer to a weigh-in log.
+    case loggedWeight(LoggedWeight)
+    /// The answer to a weigh-in update.
+    case updatedWeight(UpdatedWeight)
+    /// Whether a weigh-in delete deleted one.
+    case deletedWeight(deleted: Bool)
+    /// The day after a steps report.
+    case reportedSteps(StepsUpdate)
+
+    /// Whether the server had applied this write before (a log sent again after its answer was
+    /// lost: nothing was applied twice). Updates, deletes and steps reports are idempotent
+    /// without saying so, and answer `false`.
+    public var replayed: Bool {
+        switch self {
+        case .loggedWorkout(let logged): logged.replayed
+        case .loggedMeal(let logged): logged.replayed
+        case .loggedWeight(let logged): logged.replayed
+        default: false
+        }
+    }
+}
