@@ -137,7 +137,12 @@ extension HouseholdStore {
 
     /// The zone a record is logged in: its own when given (validated), else the member's.
     func recordZone(_ name: String, field: String, user: Workout_Store_V1_StoredUser) throws -> (name: String, zone: TimeZone) {
-        let effective = name.isEmpty ? user.timeZone : name
+        try recordZone(name, field: field, memberZone: user.timeZone)
+    }
+
+    /// The zone named `name`, or the member's zone `memberZone` when `name` is empty.
+    func recordZone(_ name: String, field: String, memberZone: String) throws -> (name: String, zone: TimeZone) {
+        let effective = name.isEmpty ? memberZone : name
         return (effective, try TimeZoneCatalog.zone(named: effective, field: field))
     }
 }

@@ -84,8 +84,8 @@ extension HouseholdStore {
         if !request.timeZone.isEmpty { _ = try TimeZoneCatalog.zone(named: request.timeZone, field: "time_zone") }
         try Bounds.byteCount(request.pageToken, field: "page_token", range: 0...256)
         return try store.read { txn in
-            let user = try authorize(caller, in: txn, now: now)
-            let zone = try recordZone(request.timeZone, field: "time_zone", user: user)
+            let memberZone = try authorizedTimeZone(caller, in: txn, now: now)
+            let zone = try recordZone(request.timeZone, field: "time_zone", memberZone: memberZone)
             let window = day.interval(in: zone.zone)
             let parameters = [window.lowerBound, window.upperBound]
             let after = try pageTokens.open(request.pageToken, query: .mealsOfDay, member: caller.userID, parameters: parameters)

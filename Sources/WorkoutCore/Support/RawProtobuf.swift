@@ -41,6 +41,38 @@ enum RawProtobuf {
         return found
     }
 
+    /// The value of the last occurrence of varint field `number` (wire type 0) in `message`,
+    /// or `nil` when absent or when the bytes are not a well-formed message.
+    static func varintField(_ number: Int, in message: UnsafeRawBufferPointer) -> UInt64? {
+        var offset = 0
+        var found: UInt64?
+        while offset < message.count {
+            guard let key = readVarint(message, &offset) else { return nil }
+            switch key & 7 {
+            case 0:
+                guard let value = readVarint(message, &offset) else { return nil }
+                if Int(key >> 3) == number { found = value }
+            case 1:
+                offset += 8
+            case 2:
+                guard let length = readVarint(message, &offset), length <= UInt64(message.count - offset) else { return nil }
+                offset += Int(length)
+            case 5:
+                offset += 4
+            default:
+                return nil
+            }
+            guard offset <= message.count else { return nil }
+        }
+        return found
+    }
+
+    /// Whether `message` parses as a sequence of well-formed fields (without checking what
+    /// they hold).
+    static func isWellFormed(_ message: UnsafeRawBufferPointer) -> Bool {
+        forEachFixed64Field(in: message) { _, _ in }
+    }
+
     /// Calls `body` with the number and value of every 64-bit field (wire type 1: double,
     /// fixed64) of `message`, in wire order, skipping fields of other types.
     ///

@@ -121,10 +121,14 @@ struct AuthorizationTests {
         try await withHousehold(configure: { $0.sessionLifetimeMilliseconds = 3_600_000 }) { household in
             let store = household.store
             let member = try await household.addMember("Rae")
+            var today = Workout_V1_MealsOfDayRequest()
+            today.day = LocalDay.containing(instant: household.clock.nowMilliseconds(), in: TimeZone(identifier: "UTC")!).wire
             household.clock.advance(by: 3_599_999)
             #expect(try store.profile(member).profile.userID == member.userID.data)
+            #expect(try store.mealsOfDay(member.caller, today).meals.isEmpty)
             household.clock.advance(by: 1)
             await expectDomainError(.unauthenticated) { try store.getProfile(member.caller) }
+            await expectDomainError(.unauthenticated) { try store.mealsOfDay(member.caller, today) }
             await expectDomainError(.unauthenticated) { try store.listSessions(member.caller) }
             await expectDomainError(.unauthenticated) { try await store.log(member, workout(at: household.clock.nowMilliseconds())) }
             await expectDomainError(.unauthenticated) { try store.achievements(member.caller) }
@@ -173,6 +177,12 @@ struct AuthorizationTests {
                 #expect(try await store.resetPassword(household.owner.caller, request) == 2)
             }
             await expectDomainError(.unauthenticated) { try store.getProfile(phone.caller) }
+            var today = Workout_V1_MealsOfDayRequest()
+            today.day = LocalDay.containing(instant: household.clock.nowMilliseconds(), in: TimeZone(identifier: "UTC")!).wire
+            await expectDomainError(.unauthenticated) { try store.mealsOfDay(phone.caller, today) }
+            // A session's token presented as another member: the session is not theirs.
+            let forged = Caller(userID: household.owner.userID, sessionID: laptop.caller.sessionID, tokenDigest: laptop.caller.tokenDigest)
+            await expectDomainError(.unauthenticated) { try store.mealsOfDay(forged, today) }
             await expectDomainError(.unauthenticated) { try await store.log(phone, workout(at: household.clock.nowMilliseconds())) }
             await expectDomainError(.unauthenticated) { try store.validate(phone.caller) }
             var resume = Workout_V1_ResumeRequest()
