@@ -276,8 +276,9 @@ private let mealsNextPageTokenField = 7
 /// through the protobuf decoder, which says what is wrong.
 private func storedNutritionTotals(_ bytes: UnsafeRawBufferPointer) throws -> Workout_V1_NutritionTotals {
     var calories = 0.0, protein = 0.0, carbs = 0.0, fat = 0.0
-    let wellFormed = RawProtobuf.forEachFixed64Field(in: bytes) { number, bits in
+    let wellFormed = RawProtobuf.forEachField(in: bytes) { number, value in
         // Protobuf's rule for a singular field met twice: the last one wins.
+        guard case .fixed64(let bits) = value else { return }
         switch number {
         case 1: calories = Double(bitPattern: bits)
         case 2: protein = Double(bitPattern: bits)

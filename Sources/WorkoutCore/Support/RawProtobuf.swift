@@ -1,5 +1,6 @@
 /// Just enough of protobuf's binary wire format to splice stored messages into a reply
-/// without decoding them: appending a length-delimited field, and finding one in a message.
+/// without decoding them (appending a length-delimited field), and to read a few fields of a
+/// stored message on a hot path without decoding the rest (walking its fields).
 ///
 /// A stored record is its wire message's own encoding (see `StoredMessage`), and a repeated
 /// message field is each element's bytes after its tag and length, so a reply listing records
@@ -12,94 +13,77 @@ enum RawProtobuf {
         buffer.append(contentsOf: bytes)
     }
 
-    /// The payload of the last occurrence of length-delimited field `number` in `message`
-    /// (protobuf's "last one wins" for a singular field), or `nil` when absent or when the
-    /// bytes are not a well-formed message.
-    static func lengthDelimitedField(_ number: Int, in message: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        var offset = 0
-        var found: UnsafeRawBufferPointer?
-        while offset < message.count {
-            guard let key = readVarint(message, &offset) else { return nil }
-            let fieldNumber = Int(key >> 3)
-            switch key & 7 {
-            case 0:
-                guard readVarint(message, &offset) != nil else { return nil }
-            case 1:
-                offset += 8
-            case 2:
-                guard let length = readVarint(message, &offset), length <= UInt64(message.count - offset) else { return nil }
-                let end = offset + Int(length)
-                if fieldNumber == number { found = UnsafeRawBufferPointer(rebasing: message[offset..<end]) }
-                offset = end
-            case 5:
-                offset += 4
-            default:
-                return nil  // groups (3, 4) and reserved types do not occur in our messages
-            }
-            guard offset <= message.count else { return nil }
-        }
-        return found
+    /// One field's value as the wire carries it.
+    enum WireValue {
+        /// Wire type 0: int32, int64, uint32, uint64, bool, enum (sint as zigzag).
+        case varint(UInt64)
+        /// Wire type 1: double, fixed64, sfixed64, as their bits.
+        case fixed64(UInt64)
+        /// Wire type 2: bytes, string, an embedded message, a packed repeated field.
+        case lengthDelimited(UnsafeRawBufferPointer)
+        /// Wire type 5: float, fixed32, sfixed32, as their bits.
+        case fixed32(UInt32)
     }
 
-    /// The value of the last occurrence of varint field `number` (wire type 0) in `message`,
-    /// or `nil` when absent or when the bytes are not a well-formed message.
-    static func varintField(_ number: Int, in message: UnsafeRawBufferPointer) -> UInt64? {
-        var offset = 0
-        var found: UInt64?
-        while offset < message.count {
-            guard let key = readVarint(message, &offset) else { return nil }
-            switch key & 7 {
-            case 0:
-                guard let value = readVarint(message, &offset) else { return nil }
-                if Int(key >> 3) == number { found = value }
-            case 1:
-                offset += 8
-            case 2:
-                guard let length = readVarint(message, &offset), length <= UInt64(message.count - offset) else { return nil }
-                offset += Int(length)
-            case 5:
-                offset += 4
-            default:
-                return nil
-            }
-            guard offset <= message.count else { return nil }
-        }
-        return found
-    }
-
-    /// Whether `message` parses as a sequence of well-formed fields (without checking what
-    /// they hold).
-    static func isWellFormed(_ message: UnsafeRawBufferPointer) -> Bool {
-        forEachFixed64Field(in: message) { _, _ in }
-    }
-
-    /// Calls `body` with the number and value of every 64-bit field (wire type 1: double,
-    /// fixed64) of `message`, in wire order, skipping fields of other types.
+    /// Calls `body` with the number and value of every field of `message`, in wire order.
     ///
     /// - Returns: `false` when the bytes are not a well-formed message (`body` may have been
-    ///   called for the fields before the fault).
-    static func forEachFixed64Field(in message: UnsafeRawBufferPointer, _ body: (_ number: Int, _ bits: UInt64) -> Void) -> Bool {
+    ///   called for the fields before the fault); groups (wire types 3 and 4) count as not
+    ///   well-formed: they do not occur in our messages.
+    static func forEachField(in message: UnsafeRawBufferPointer, _ body: (_ number: Int, _ value: WireValue) -> Void) -> Bool {
         var offset = 0
         while offset < message.count {
             guard let key = readVarint(message, &offset) else { return false }
+            let number = Int(key >> 3)
             switch key & 7 {
             case 0:
-                guard readVarint(message, &offset) != nil else { return false }
+                guard let value = readVarint(message, &offset) else { return false }
+                body(number, .varint(value))
             case 1:
                 guard message.count - offset >= 8 else { return false }
-                body(Int(key >> 3), UInt64(littleEndian: message.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+                body(number, .fixed64(UInt64(littleEndian: message.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
                 offset += 8
             case 2:
                 guard let length = readVarint(message, &offset), length <= UInt64(message.count - offset) else { return false }
-                offset += Int(length)
+                let end = offset + Int(length)
+                body(number, .lengthDelimited(UnsafeRawBufferPointer(rebasing: message[offset..<end])))
+                offset = end
             case 5:
                 guard message.count - offset >= 4 else { return false }
+                body(number, .fixed32(UInt32(littleEndian: message.loadUnaligned(fromByteOffset: offset, as: UInt32.self))))
                 offset += 4
             default:
                 return false
             }
         }
         return true
+    }
+
+    /// Whether `message` parses as a sequence of well-formed fields (without checking what
+    /// they hold).
+    static func isWellFormed(_ message: UnsafeRawBufferPointer) -> Bool {
+        forEachField(in: message) { _, _ in }
+    }
+
+    /// The payload of the last occurrence of length-delimited field `number` in `message`
+    /// (protobuf's "last one wins" for a singular field), or `nil` when absent or when the
+    /// bytes are not a well-formed message.
+    static func lengthDelimitedField(_ number: Int, in message: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        var found: UnsafeRawBufferPointer?
+        let wellFormed = forEachField(in: message) { fieldNumber, value in
+            if fieldNumber == number, case .lengthDelimited(let payload) = value { found = payload }
+        }
+        return wellFormed ? found : nil
+    }
+
+    /// The value of the last occurrence of varint field `number` in `message`, or `nil` when
+    /// absent or when the bytes are not a well-formed message.
+    static func varintField(_ number: Int, in message: UnsafeRawBufferPointer) -> UInt64? {
+        var found: UInt64?
+        let wellFormed = forEachField(in: message) { fieldNumber, value in
+            if fieldNumber == number, case .varint(let varint) = value { found = varint }
+        }
+        return wellFormed ? found : nil
     }
 
     static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
