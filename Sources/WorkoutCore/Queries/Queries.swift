@@ -29,7 +29,7 @@ extension HouseholdStore {
         let parameters = [request.fromMs, request.toMs]
         let after = try pageTokens.open(request.pageToken, query: .workoutHistory, member: caller.userID, parameters: parameters)
         return try store.read { txn in
-            _ = try authorize(caller, in: txn, now: now)
+            try checkSession(caller, in: txn, now: now)
             var encoded: [UInt8] = []
             encoded.reserveCapacity(size * 128)
             var budget = ResponseBudget(maxBytes: maxResponseBytes, used: ResponseBudget.pageTokenReserve)
@@ -164,7 +164,7 @@ extension HouseholdStore {
         let parameters = [request.fromMs, request.toMs]
         let after = try pageTokens.open(request.pageToken, query: .weightProgress, member: caller.userID, parameters: parameters)
         return try store.read { txn in
-            _ = try authorize(caller, in: txn, now: now)
+            try checkSession(caller, in: txn, now: now)
             var encoded: [UInt8] = []
             encoded.reserveCapacity(min(size, 64) * 64)
             var budget = ResponseBudget(maxBytes: maxResponseBytes, used: ResponseBudget.pageTokenReserve)
@@ -199,7 +199,7 @@ extension HouseholdStore {
         }
         var accumulator = try SummaryAccumulator(from: from, to: to, granularity: granularity)
         return try store.read { txn in
-            _ = try authorize(caller, in: txn, now: now)
+            try checkSession(caller, in: txn, now: now)
             let first = accumulator.scanDays.lowerBound.epochDay
             let last = accumulator.scanDays.upperBound.epochDay
             let days = try txn.scan(tables.days, ScanRequest(range: UserDayKey.range(user: caller.userID, first: first, last: last)))

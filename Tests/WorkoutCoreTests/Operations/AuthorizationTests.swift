@@ -126,9 +126,13 @@ struct AuthorizationTests {
             household.clock.advance(by: 3_599_999)
             #expect(try store.profile(member).profile.userID == member.userID.data)
             #expect(try store.mealsOfDay(member.caller, today).meals.isEmpty)
+            #expect(try store.workoutHistory(member.caller, Workout_V1_WorkoutHistoryRequest()).workouts.isEmpty)
+            #expect(try store.weightProgress(member.caller, Workout_V1_WeightProgressRequest()).entries.isEmpty)
             household.clock.advance(by: 1)
             await expectDomainError(.unauthenticated) { try store.getProfile(member.caller) }
             await expectDomainError(.unauthenticated) { try store.mealsOfDay(member.caller, today) }
+            await expectDomainError(.unauthenticated) { try store.workoutHistory(member.caller, Workout_V1_WorkoutHistoryRequest()) }
+            await expectDomainError(.unauthenticated) { try store.weightProgress(member.caller, Workout_V1_WeightProgressRequest()) }
             await expectDomainError(.unauthenticated) { try store.listSessions(member.caller) }
             await expectDomainError(.unauthenticated) { try await store.log(member, workout(at: household.clock.nowMilliseconds())) }
             await expectDomainError(.unauthenticated) { try store.achievements(member.caller) }
@@ -183,6 +187,8 @@ struct AuthorizationTests {
             // A session's token presented as another member: the session is not theirs.
             let forged = Caller(userID: household.owner.userID, sessionID: laptop.caller.sessionID, tokenDigest: laptop.caller.tokenDigest)
             await expectDomainError(.unauthenticated) { try store.mealsOfDay(forged, today) }
+            await expectDomainError(.unauthenticated) { try store.workoutHistory(forged, Workout_V1_WorkoutHistoryRequest()) }
+            await expectDomainError(.unauthenticated) { try store.workoutHistory(phone.caller, Workout_V1_WorkoutHistoryRequest()) }
             await expectDomainError(.unauthenticated) { try await store.log(phone, workout(at: household.clock.nowMilliseconds())) }
             await expectDomainError(.unauthenticated) { try store.validate(phone.caller) }
             var resume = Workout_V1_ResumeRequest()
