@@ -124,6 +124,7 @@ struct GroupCommitTests {
             // The five queued operations were one batch (with the first one, or after it).
             #expect(store.writer.statistics.commits - commitsBefore <= 2)
             #expect(store.writer.statistics.failedOperations == 1)
+            #expect(store.writer.statistics.reappliedBatches == 1)
         }
     }
 
@@ -140,6 +141,7 @@ struct GroupCommitTests {
             #expect(try store.read { txn throws in try txn.get(UInt32(1), from: table) } == nil)
             #expect(store.writer.statistics.failedOperations == 1)
             #expect(store.writer.statistics.failedCommits == 0)
+            #expect(store.writer.statistics.reappliedBatches == 0)
         }
     }
 

@@ -3,9 +3,9 @@ public import Foundation
 public import LMDB
 import Synchronization
 
-/// The single writer: gathers every write operation that is waiting, applies each in its
-/// own nested transaction, commits them all at once (one fsync), and only then completes
-/// every caller with its own result.
+/// The single writer: gathers every write operation that is waiting, applies them in one
+/// transaction, commits them all at once (one fsync), and only then completes every caller
+/// with its own result.
 ///
 /// Rules (see the module's README.md):
 /// 1. Operations may be submitted from any thread; they run one at a time on the writer's
@@ -39,7 +39,8 @@ public final class GroupCommitWriter: Sendable {
 
     /// One submitted operation, erased to what the writer needs.
     struct PendingWrite: Sendable {
-        /// Applies the operation inside a nested transaction, keeping its value for `finish`.
+        /// Applies the operation inside the batch's transaction (or a nested one, see rule 2),
+        /// keeping its value for `finish`.
         let apply: @Sendable (inout WriteTransaction) throws -> Void
         /// Completes the caller: with the kept value when `error` is nil.
         let finish: @Sendable (_ error: (any Error)?) -> Void
@@ -61,7 +62,8 @@ public final class GroupCommitWriter: Sendable {
     /// Submits `operation`; `completion` gets its result once the batch it joined is committed.
     ///
     /// - Parameters:
-    ///   - operation: the writes, applied in a nested transaction; what it throws fails it alone.
+    ///   - operation: the writes, applied in the batch's transaction; what it throws fails it
+    ///     alone (rule 2), and it may run more than once (rule 4).
     ///   - completion: called once, on the writer's queue, with the operation's value, or with
     ///     its error, or with the commit's error.
     public func submit<R: Sendable>(
@@ -188,15 +190,20 @@ public final class GroupCommitWriter: Sendable {
     private func commit(_ batch: [PendingWrite]) {
         var failures = [(any Error)?](repeating: nil, count: batch.count)
         var commitError: (any Error)?
+        var committed = true
+        var reapplied = false
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             do {
                 try applyDirectly(batch)
             } catch let failure as DirectBatchFailure {
                 if batch.count == 1 {
-                    // Nothing else was in the transaction: aborting it rolled back the one write.
+                    // Nothing else was in the transaction: aborting it rolled back the one
+                    // write, and nothing was committed.
                     failures[0] = failure.error
+                    committed = false
                 } else {
+                    reapplied = true
                     try applyNested(batch, failures: &failures)
                 }
             }
@@ -207,7 +214,8 @@ public final class GroupCommitWriter: Sendable {
         let full = (commitError as? StorageError)?.code == .storageFull
         let failed = failures.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         counters.withLock { stats in
-            stats.commits += 1
+            if committed { stats.commits += 1 }
+            if reapplied { stats.reappliedBatches += 1 }
             stats.operations += batch.count
             stats.failedOperations += commitError == nil ? failed : batch.count
             if commitError != nil { stats.failedCommits += 1 }
@@ -216,7 +224,7 @@ public final class GroupCommitWriter: Sendable {
             if full {
                 if stats.storageFullSince == nil { stats.storageFullSince = Date() }
                 stats.operationsRefusedForSpace += batch.count
-            } else if commitError == nil {
+            } else if commitError == nil && committed {
                 stats.storageFullSince = nil
             }
         }
@@ -228,8 +236,13 @@ public final class GroupCommitWriter: Sendable {
 
 /// What the writer has done since it started.
 public struct WriterStatistics: Sendable, Hashable {
-    /// Commits (each one fsync), including failed ones.
+    /// Commits (each one fsync), including failed ones; a batch of one failing operation
+    /// commits nothing.
     public var commits = 0
+    /// Batches applied a second time, each operation in its own nested transaction, because
+    /// one of their operations failed (rule 2): a client whose writes keep failing costs
+    /// each batch it joins twice the work, never more.
+    public var reappliedBatches = 0
     /// Operations applied, in all commits.
     public var operations = 0
     /// Operations that failed (their own error or their commit's).
