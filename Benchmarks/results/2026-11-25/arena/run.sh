@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# glibc arena cap A/B: MALLOC_ARENA_MAX unset vs 2, interleaved, release build of 3f57294, SCHED_RR.
+# glibc arena cap A/B: MALLOC_ARENA_MAX unset vs 2, interleaved, under SCHED_RR.
+#   BUILD  a release build directory with workout-bench and workoutd (default: .build/release)
+#   DATA   a data directory preloaded with `workout-bench --preload-only --users 100 --preload 3650`
+#   OUT    where the JSON reports go (default: this folder)
 set -u
-B=/work/wt-soak/.build/release/workout-bench
-D=/tmp/tls-bench-data
-OUT=/tmp/arena
+B=${BUILD:-.build/release}/workout-bench
+D=${DATA:?preloaded data directory}
+OUT=${OUT:-$(dirname "$0")}
 for round in 1 2 3; do
   for scen in meals-day log-weight; do
     for a in default 2; do
@@ -13,4 +16,3 @@ for round in 1 2 3; do
     done
   done
 done
-echo done
