@@ -272,7 +272,7 @@ let package = Package(
         .executableTarget(
             name: "workout-microbench",
             dependencies: [
-                "WorkoutBenchKit", "WorkoutCore", "WorkoutProtocol",
+                "WorkoutBenchKit", "WorkoutCore", "WorkoutProtocol", "WorkoutServer", "WorkoutTLS",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

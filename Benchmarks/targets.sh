@@ -12,7 +12,7 @@ DUR=${DUR:-5}
 OUT=${OUT:-$(mktemp -d)}
 ANCHORS=${ANCHORS:-$(cd .. && pwd)/shared/anchors}
 B=.build/release/workout-bench
-[ -x "$B" ] && [ -x .build/release/workoutd ] || { echo "build first: swift build -c release --product workoutd --product workout-bench" >&2; exit 1; }
+[ -x "$B" ] && [ -x .build/release/workoutd ] || { echo "build first: swift build -c release --product workoutd && swift build -c release --product workout-bench" >&2; exit 1; }
 mkdir -p "$OUT"
 echo "results in $OUT" >&2
 

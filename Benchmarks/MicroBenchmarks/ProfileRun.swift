@@ -24,6 +24,8 @@ enum ProfileRun {
         case write
         /// ``LogWeightCalls/serve(together:)``: 32 LogWeight calls together (one operation).
         case write32
+        /// ``TLSRoundTrip/roundTrip()``: a request and its reply through a client's and a server's TLS sessions.
+        case tls
     }
 
     /// Parses `OPERATION:COUNT`.
@@ -48,6 +50,11 @@ enum ProfileRun {
             let call = try await MealsOfDayCall()
             defer { call.fixture.remove() }
             try repeatRead(call, query: operation == .query, count: count)
+        case .tls:
+            let sessions = try TLSRoundTrip()
+            for _ in 0..<count {
+                try sessions.roundTrip()
+            }
         case .write, .write32:
             let calls = try await LogWeightCalls()
             defer { calls.fixture.remove() }

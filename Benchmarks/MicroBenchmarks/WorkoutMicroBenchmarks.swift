@@ -20,7 +20,8 @@ import Foundation
 /// - a read as the server serves it minus the socket: a `Queries.MealsOfDay` REQUEST frame
 ///   decoded, answered from a real LMDB store, the RESPONSE framed (``ReadPathBenchmarks``);
 /// - a write: `Logging.LogWeight` through the store's group-commit writer, durable, one at a
-///   time and many together (``WritePathBenchmarks``).
+///   time and many together (``WritePathBenchmarks``);
+/// - TLS's share of a call: a request and its reply through two TLS sessions (``TLSBenchmarks``).
 @main
 struct WorkoutMicroBenchmarks: BenchmarkRunnerHooks {
     static func registerBenchmarks() {
@@ -33,6 +34,7 @@ struct WorkoutMicroBenchmarks: BenchmarkRunnerHooks {
         ProtobufBenchmarks.register()
         ReadPathBenchmarks.register()
         WritePathBenchmarks.register()
+        TLSBenchmarks.register()
     }
 
     /// Runs the benchmark runner (or, when ``ProfileRun/variable`` is set, a ``ProfileRun``) in a

@@ -21,19 +21,10 @@ static inline int copenssl_bio_set_mem_eof_return(BIO *bio, int value) {
     return (int)BIO_set_mem_eof_return(bio, value);
 }
 
-/// SSL_CTX_set_mode(ctx, mode).
-static inline long copenssl_ctx_set_mode(SSL_CTX *ctx, long mode) {
-    return SSL_CTX_set_mode(ctx, mode);
-}
-
 /// SSL_OP_NO_RENEGOTIATION: refuse TLS 1.2 renegotiation (a peer could otherwise make the
 /// server redo handshakes, and their cost, on one connection).
 static inline uint64_t copenssl_op_no_renegotiation(void) {
     return SSL_OP_NO_RENEGOTIATION;
 }
 
-/// SSL_MODE_RELEASE_BUFFERS: free a session's record buffers while it is idle.
-static inline long copenssl_mode_release_buffers(void) {
-    return SSL_MODE_RELEASE_BUFFERS;
-}
 #endif

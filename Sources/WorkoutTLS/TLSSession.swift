@@ -17,7 +17,8 @@ internal import COpenSSL
 /// Rules:
 /// 1. One owner, one thread at a time (the connection's queue); not `Sendable`.
 /// 2. OpenSSL's error queue is per thread and the connection's queue moves between threads,
-///    so it is cleared before each call that can fail and drained into the error after it.
+///    so it is emptied before each call that can fail (``clearErrorQueue()``) and drained into
+///    the error after it.
 /// 3. The `SSL` owns both BIOs (`SSL_set_bio`) and is freed in `deinit`.
 package final class TLSSession {
     private let ssl: OpaquePointer
@@ -25,9 +26,12 @@ package final class TLSSession {
     private let incoming: OpaquePointer
     /// Ciphertext for the peer, written by OpenSSL (owned by `ssl`).
     private let outgoing: OpaquePointer
-    /// Ciphertext taken out of `outgoing` that the socket has not taken yet, from `sentOffset`.
+    /// Ciphertext taken out of `outgoing` that the socket has not taken yet: `unsent[sentOffset..<unsentEnd]`.
+    /// The array is storage, grown when needed and kept (up to ``keptCiphertextStorage``), so that
+    /// taking a record's ciphertext is one copy.
     private var unsent: [UInt8] = []
     private var sentOffset = 0
+    private var unsentEnd = 0
     /// The first bytes the peer sent, kept until the handshake completes to tell a peer that
     /// does not speak TLS at all (afterwards the peer has shown it does, and they are dropped).
     package private(set) var firstBytes: [UInt8] = []
@@ -42,12 +46,14 @@ package final class TLSSession {
     package static let firstBytesKept = 1_024
     /// The most plaintext one ``writePlaintext(_:)`` takes: four full TLS records.
     package static let maxPlaintextPerWrite = 64 * 1_024
+    /// How much storage for ciphertext a session keeps once the socket has taken it all.
+    static let keptCiphertextStorage = 64 * 1_024
 
     /// A session of `context`'s side.
     ///
     /// - Throws: ``TLSError`` when OpenSSL cannot make the session.
     package init(context: TLSContext) throws(TLSError) {
-        ERR_clear_error()
+        Self.clearErrorQueue()
         guard let ssl = SSL_new(context.handle) else { throw TLSError.drainingQueue("cannot make a TLS session") }
         guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
@@ -82,7 +88,7 @@ package final class TLSSession {
         if !isHandshakeComplete && firstBytes.count < Self.firstBytesKept {
             firstBytes.append(contentsOf: ciphertext.prefix(Self.firstBytesKept - firstBytes.count))
         }
-        ERR_clear_error()
+        Self.clearErrorQueue()
         var offset = 0
         while offset < ciphertext.count {
             let chunk = Int32(clamping: ciphertext.count - offset)
@@ -102,7 +108,7 @@ package final class TLSSession {
     @discardableResult
     package func advanceHandshake() throws(TLSError) -> Bool {
         guard !isHandshakeComplete else { return true }
-        ERR_clear_error()
+        Self.clearErrorQueue()
         let result = SSL_do_handshake(ssl)
         defer { takeCiphertext() }
         if result == 1 {
@@ -129,7 +135,10 @@ package final class TLSSession {
     /// - Throws: ``TLSError`` when a record does not decrypt or the peer sent a fatal alert.
     package func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
         guard isHandshakeComplete, !peerClosed, let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
-        ERR_clear_error()
+        // Nothing received and nothing decrypted waiting: OpenSSL could only say "want read".
+        // (A driver reads until 0, so this is the last read of every batch of records.)
+        guard BIO_ctrl_pending(incoming) > 0 || SSL_has_pending(ssl) == 1 else { return 0 }
+        Self.clearErrorQueue()
         var count = 0
         let result = SSL_read_ex(ssl, base, buffer.count, &count)
         // Reading may have made OpenSSL answer something (a key update): send it too.
@@ -153,7 +162,7 @@ package final class TLSSession {
     /// - Throws: ``TLSError`` when OpenSSL fails (the session is then unusable).
     package func writePlaintext(_ plaintext: UnsafeRawBufferPointer) throws(TLSError) -> Int {
         guard isHandshakeComplete, let base = plaintext.baseAddress, !plaintext.isEmpty else { return 0 }
-        ERR_clear_error()
+        Self.clearErrorQueue()
         var written = 0
         let result = SSL_write_ex(ssl, base, min(plaintext.count, Self.maxPlaintextPerWrite), &written)
         takeCiphertext()
@@ -168,7 +177,7 @@ package final class TLSSession {
     /// - Throws: ``TLSError`` before the handshake is complete, over TLS 1.2, or when OpenSSL fails.
     package func requestKeyUpdate() throws(TLSError) {
         guard isHandshakeComplete else { throw TLSError("no key update before the TLS handshake is complete") }
-        ERR_clear_error()
+        Self.clearErrorQueue()
         guard SSL_key_update(ssl, SSL_KEY_UPDATE_REQUESTED) == 1 else { throw TLSError.drainingQueue("cannot request a key update") }
         // "The KeyUpdate message will be sent the next time SSL_do_handshake() … is called" (SSL_key_update(3)).
         let result = SSL_do_handshake(ssl)
@@ -179,25 +188,50 @@ package final class TLSSession {
     /// Queues a close_notify alert (the polite end of the TLS session), if the handshake is done.
     package func close() {
         guard isHandshakeComplete else { return }
-        ERR_clear_error()
+        Self.clearErrorQueue()
         _ = SSL_shutdown(ssl)
-        ERR_clear_error()
+        Self.clearErrorQueue()
         takeCiphertext()
+    }
+
+    // MARK: Memory
+
+    /// Gives back the session's record buffers (some 34 KB) and its ciphertext storage while it
+    /// is quiet; OpenSSL allocates the buffers again for the next record either way.
+    ///
+    /// - Returns: Whether they were released: not before the handshake is complete, while
+    ///   ciphertext waits for the socket, or while OpenSSL holds part of a record.
+    @discardableResult
+    package func releaseBuffers() -> Bool {
+        guard isHandshakeComplete, !hasPendingCiphertext, BIO_ctrl_pending(incoming) == 0 else { return false }
+        guard SSL_free_buffers(ssl) == 1 else { return false }
+        unsent = []
+        return true
+    }
+
+    // MARK: OpenSSL's error queue
+
+    /// Empties this thread's OpenSSL error queue, so that what `SSL_get_error` and
+    /// ``TLSError/drainingQueue(_:)`` find after a call is that call's. The queue is almost
+    /// always empty already (every failure drains it), and `ERR_clear_error` would walk all of
+    /// its slots each time: look first.
+    private static func clearErrorQueue() {
+        if ERR_peek_error() != 0 { ERR_clear_error() }
     }
 
     // MARK: Ciphertext out
 
     /// Whether ciphertext waits for the socket.
-    package var hasPendingCiphertext: Bool { sentOffset < unsent.count }
+    package var hasPendingCiphertext: Bool { sentOffset < unsentEnd }
 
     /// How many bytes of ciphertext wait for the socket.
-    package var pendingCiphertextCount: Int { unsent.count - sentOffset }
+    package var pendingCiphertextCount: Int { unsentEnd - sentOffset }
 
     /// Runs `body` with the ciphertext waiting for the socket (possibly empty).
     package func pendingCiphertext<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = unsent.withUnsafeBytes { bytes in
             do throws(E) {
-                return .success(try body(UnsafeRawBufferPointer(rebasing: bytes[sentOffset...])))
+                return .success(try body(UnsafeRawBufferPointer(rebasing: bytes[sentOffset..<unsentEnd])))
             } catch {
                 return .failure(error)
             }
@@ -207,11 +241,12 @@ package final class TLSSession {
 
     /// Marks `count` bytes of the pending ciphertext as taken by the socket.
     package func ciphertextSent(_ count: Int) {
-        precondition(count >= 0 && sentOffset + count <= unsent.count, "sent more ciphertext than was pending")
+        precondition(count >= 0 && sentOffset + count <= unsentEnd, "sent more ciphertext than was pending")
         sentOffset += count
-        if sentOffset == unsent.count {
-            unsent.removeAll(keepingCapacity: unsent.capacity <= 64 * 1_024)
+        if sentOffset == unsentEnd {
             sentOffset = 0
+            unsentEnd = 0
+            if unsent.count > Self.keptCiphertextStorage { unsent = [] }
         }
     }
 
@@ -219,12 +254,16 @@ package final class TLSSession {
     private func takeCiphertext() {
         let pending = BIO_ctrl_pending(outgoing)
         guard pending > 0 else { return }
-        let start = unsent.count
-        unsent.append(contentsOf: repeatElement(0, count: pending))
+        let needed = unsentEnd + pending
+        if unsent.count < needed {
+            // Grows by at least half, so that a stream of records zero-fills its storage once.
+            unsent.append(contentsOf: repeatElement(0, count: max(needed, unsent.count + unsent.count / 2) - unsent.count))
+        }
+        let start = unsentEnd
         let read = unsent.withUnsafeMutableBytes { bytes in
             BIO_read(outgoing, bytes.baseAddress! + start, Int32(clamping: pending))
         }
-        unsent.removeLast(pending - max(0, Int(read)))
+        unsentEnd += max(0, Int(read))
     }
 
     // MARK: The peer

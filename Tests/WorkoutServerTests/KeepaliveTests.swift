@@ -30,6 +30,25 @@ struct KeepaliveTests {
         }
     }
 
+    @Test("Over TLS, a quiet connection (its TLS buffers given back at the keepalive check) keeps working after each PING")
+    func quietTLSConnection() async throws {
+        try await withServer(tls: true, configure: {
+            $0.pingInterval = .milliseconds(200)
+            $0.idleTimeout = .seconds(60)
+        }) { _, _, port in
+            try await blocking {
+                let connection = try TestConnection.owner(port: port)
+                for _ in 0..<3 {
+                    // The keepalive check that sends the PING finds no call in flight.
+                    let ping = try connection.readFrame { $0.type == .ping }
+                    try connection.write([Frame(type: .pong, body: ping.body)])
+                    let health = try connection.call(MethodCatalog.health, Workout_V1_HealthRequest())
+                    #expect(health.serving)
+                }
+            }
+        }
+    }
+
     @Test("A client's PING is answered with the same bytes while a Watch is in flight")
     func clientPing() async throws {
         try await withServer { _, _, port in

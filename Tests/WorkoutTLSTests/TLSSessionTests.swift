@@ -102,6 +102,43 @@ struct TLSSessionTests {
         #expect(server.peerClosed)
     }
 
+    @Test("A quiet session gives its buffers back, not while a record is half received or ciphertext waits, and carries data after")
+    func releasingBuffers() throws {
+        let (client, server, _) = try Self.pair()
+        #expect(!server.releaseBuffers(), "before the handshake")
+        try Self.handshake(client, server)
+        try Self.pump(server, client)
+        _ = try Self.readAll(client)
+
+        // Ciphertext that the socket has not taken yet.
+        _ = try Array("pending".utf8).withUnsafeBytes { try server.writePlaintext($0) }
+        #expect(!server.releaseBuffers())
+        try Self.pump(server, client)
+        #expect(try Self.readAll(client) == Array("pending".utf8))
+
+        // Half a record received.
+        _ = try [UInt8](repeating: 1, count: 3_000).withUnsafeBytes { try client.writePlaintext($0) }
+        let half = try client.pendingCiphertext { bytes throws(TLSError) in
+            try server.receive(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count / 2)]))
+            return bytes.count / 2
+        }
+        client.ciphertextSent(half)
+        #expect(try Self.readAll(server).isEmpty)
+        #expect(!server.releaseBuffers())
+        try Self.pump(client, server)
+        #expect(try Self.readAll(server) == [UInt8](repeating: 1, count: 3_000))
+
+        // Quiet: released, on both sides, then both ways again.
+        #expect(server.releaseBuffers())
+        #expect(client.releaseBuffers())
+        _ = try Array("after".utf8).withUnsafeBytes { try client.writePlaintext($0) }
+        try Self.pump(client, server)
+        #expect(try Self.readAll(server) == Array("after".utf8))
+        _ = try Array("answer".utf8).withUnsafeBytes { try server.writePlaintext($0) }
+        try Self.pump(server, client)
+        #expect(try Self.readAll(client) == Array("answer".utf8))
+    }
+
     @Test("Bytes that are not TLS fail the server's handshake with OpenSSL's reason, and are kept for diagnosis")
     func notTLS() throws {
         let (_, server, _) = try Self.pair()

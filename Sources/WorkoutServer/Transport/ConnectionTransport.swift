@@ -50,6 +50,12 @@ final class ConnectionTransport {
     /// How many bytes wait for the socket that the machine no longer holds (TLS ciphertext).
     var pendingOutputCount: Int { session?.pendingCiphertextCount ?? 0 }
 
+    /// Gives the TLS session's record buffers back while the connection is quiet (nothing for
+    /// plain TCP); they are allocated again for the next record.
+    func releaseIdleBuffers() {
+        session?.releaseBuffers()
+    }
+
     /// Takes bytes read from the socket; hands the plaintext in them to `deliver` (for TLS
     /// decrypted into `scratch`, which may be the buffer `bytes` lies in: they are copied first).
     ///

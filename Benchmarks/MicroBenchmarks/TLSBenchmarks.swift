@@ -1,0 +1,20 @@
+import Benchmark
+
+/// TLS's share of a call: ``TLSRoundTrip`` (a meals-day request and reply through a client and
+/// a server session, both sides' work). Figures are per call.
+enum TLSBenchmarks {
+    static func register() {
+        let pair = FixtureSlot<TLSRoundTrip>()
+        let configuration = Benchmark.Configuration(
+            scalingFactor: .kilo,
+            setup: { pair.value = try TLSRoundTrip() },
+            teardown: { pair.value = nil })
+
+        Benchmark("tls: a meals-day request and reply, both sides (TLS 1.3 over memory BIOs)", configuration: configuration) { benchmark in
+            let sessions = try pair.get()
+            for _ in benchmark.scaledIterations {
+                try sessions.roundTrip()
+            }
+        }
+    }
+}
