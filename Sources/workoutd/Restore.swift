@@ -76,16 +76,18 @@ struct Restore: ParsableCommand {
         let manifest = try BackupArchive.readManifest(backup, schema: HouseholdSchema.schema)
         let (summary, keyOutcome) = try DataDirectoryLock.withLock(dataDirectory: directory) { _ in
             let restored: (summary: RestoreSummary, manifest: BackupManifest, files: [BackupArchive.File])
+            // The archive's key is checked before the store is touched.
+            var identity: ServerIdentity?
             do {
-                restored = try BackupArchive.restore(archive: backup, into: directory, schema: HouseholdSchema.schema, replacing: force)
+                restored = try BackupArchive.restore(archive: backup, into: directory, schema: HouseholdSchema.schema, replacing: force) { files in
+                    do {
+                        identity = try ServerIdentity.fromBackup(files, archive: backup)
+                    } catch {
+                        throw CommandFailure(.store, "the server's key in \(backup) cannot be restored (nothing was changed): \(error)")
+                    }
+                }
             } catch let error as StorageError where error.code == .storeExists {
                 throw CommandFailure(.refused, "\(directory) holds a store already; pass --force to replace it with the backup")
-            }
-            let identity: ServerIdentity?
-            do {
-                identity = try ServerIdentity.fromBackup(restored.files, archive: backup)
-            } catch {
-                throw CommandFailure(.store, "the store was restored, but the server's key in the archive cannot be: \(error)")
             }
             return (restored.summary, try Self.restoreIdentity(identity, into: directory))
         }

@@ -115,6 +115,34 @@ struct IdentityBackupTests {
         }
     }
 
+    @Test("An archive whose key does not parse is refused before the store is touched")
+    func unparsableKeyChangesNothing() async throws {
+        // Off the cooperative pool: the test waits for workoutd processes.
+        try await blocking {
+            try withTemporaryDirectory { path in
+                let data = path + "/data"
+                _ = try createOwner(data)
+                let archive = path + "/bad-key.tar.gz"
+                _ = try BackupArchive.write(
+                    storeIn: data, schema: HouseholdSchema.schema, to: archive, serverVersion: "test", host: "test",
+                    files: [
+                        BackupArchive.File(name: "identity/certificate.pem", bytes: Array("not a certificate".utf8), mode: 0o644),
+                        BackupArchive.File(name: "identity/key.pem", bytes: Array("not a key".utf8), mode: 0o600),
+                    ])
+
+                let target = path + "/target"
+                _ = try createOwner(target, email: "other@example.com")
+                let before = try Data(contentsOf: URL(fileURLWithPath: target + "/data.mdb"))
+                let restore = try WorkoutdProcess.run(["restore", "--data-dir", target, "--force", archive])
+                #expect(restore.status != 0, "\(restore)")
+                #expect(restore.error.contains("cannot be restored (nothing was changed)"), "\(restore)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: target + "/data.mdb")) == before, "the store there is untouched")
+                let left = try FileManager.default.contentsOfDirectory(atPath: target).sorted()
+                #expect(!left.contains { $0.contains("restoring") }, "\(left)")
+            }
+        }
+    }
+
     @Test("A plain backup directory carries identity/ too, and restoring it restores the key")
     func directoryRoundTrip() async throws {
         // Off the cooperative pool: the test waits for workoutd processes.

@@ -45,13 +45,16 @@ extension BackupArchive {
     ///   - directory: the data directory; created (mode 0700) if missing.
     ///   - schema: the schema this build knows.
     ///   - replacing: whether a store in `directory` may be replaced.
+    ///   - checkFiles: the caller's check of the files carried beside the store (that they
+    ///     parse as what the caller will install), run before anything in `directory` changes.
     /// - Returns: the restore's summary, the archive's manifest and the files it carried beside
     ///   the store (none from a format version 1 archive).
     /// - Throws: ``StorageError``: `damagedBackup` (truncated, altered, not an archive),
-    ///   `schemaTooNew`, `storeExists`, `dataDirectory`, `notAStore`. On any error nothing in
-    ///   `directory` has changed but for a created, empty directory.
+    ///   `schemaTooNew`, `storeExists`, `dataDirectory`, `notAStore`; or what `checkFiles`
+    ///   throws. On any error nothing in `directory` has changed but for a created, empty directory.
     package static func restore(
-        archive path: String, into directory: String, schema: Schema, replacing: Bool
+        archive path: String, into directory: String, schema: Schema, replacing: Bool,
+        checkFiles: ([File]) throws -> Void = { _ in }
     ) throws -> (summary: RestoreSummary, manifest: BackupManifest, files: [File]) {
         try withArchive(path) { reader in
             let manifest = try manifest(from: reader, path: path, schema: schema)
@@ -59,6 +62,7 @@ extension BackupArchive {
                 throw StorageError(.storeExists, "\(directory) holds a store already; it is replaced only when asked to")
             }
             let files = try (manifest.files ?? []).map { entry in try file(entry, from: reader, path: path) }
+            try checkFiles(files)
             guard let header = try nextHeader(reader, path: path), header.name == storeEntryName else {
                 throw StorageError(.damagedBackup, "\(path) holds no \(storeEntryName) after its manifest")
             }

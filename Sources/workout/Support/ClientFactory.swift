@@ -38,13 +38,28 @@ enum ClientFactory {
     ) -> ServerTrust {
         let directory = CredentialStore.directory(environment: environment)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let fromEnvironment = environment["WORKOUT_SERVER_FINGERPRINT"].flatMap { ServerFingerprint($0) }
+        let fromEnvironment = fingerprint(fromEnvironment: environment)
         return ServerTrust(
             knownServers: KnownServers(path: directory + "/known_servers"),
             expectedFingerprint: expected ?? fromEnvironment,
             confirmNewServer: isatty(0) == 1
                 ? { @Sendable address, fingerprint in confirmOnTerminal(address, fingerprint) }
                 : { @Sendable address, fingerprint in explainWithoutTerminal(address, fingerprint) })
+    }
+
+    /// `$WORKOUT_SERVER_FINGERPRINT` parsed; set but not a fingerprint, it is not used and
+    /// standard error says so (a server seen for the first time is then asked about, or refused).
+    static func fingerprint(fromEnvironment environment: [String: String]) -> ServerFingerprint? {
+        guard let text = environment["WORKOUT_SERVER_FINGERPRINT"], !text.isEmpty else { return nil }
+        guard let parsed = ServerFingerprint(text) else {
+            FileHandle.standardError.write(Data("""
+                workout: WORKOUT_SERVER_FINGERPRINT="\(text)" is not a key fingerprint (52 letters and digits of base32, \
+                in groups as `workoutd fingerprint` prints them); it is not used.
+
+                """.utf8))
+            return nil
+        }
+        return parsed
     }
 
     /// Asks on the terminal whether to trust a server seen for the first time.

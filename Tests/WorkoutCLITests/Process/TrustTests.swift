@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 /// `workout login` against a TLS server it has not trusted yet: without a terminal it refuses
-/// and says how to give the fingerprint; `--fingerprint` pins it; a wrong one sends nothing.
+/// and says how to give the fingerprint; `--fingerprint` pins it; a wrong one sends nothing;
+/// a `$WORKOUT_SERVER_FINGERPRINT` that is not a fingerprint is named, not silently dropped.
 @Suite("workout trusts a server's key", .serialized)
 struct TrustTests {
     @Test("login --fingerprint pins the key workoutd printed; without it, or with another key, nothing is sent and nothing stored")
@@ -31,6 +32,14 @@ struct TrustTests {
             let malformed = try await household.workout(login + ["--fingerprint", "not-a-key"], input: password, environment: tls)
             #expect(malformed.status == 64, "\(malformed)")
             #expect(malformed.error.contains("--fingerprint"), "\(malformed)")
+
+            // Not a fingerprint in the environment: said so, not used (still not trusted).
+            let badEnvironment = try await household.workout(
+                login, input: password, environment: tls.merging(["WORKOUT_SERVER_FINGERPRINT": "not-a-key"]) { $1 })
+            #expect(badEnvironment.status != 0, "\(badEnvironment)")
+            #expect(badEnvironment.error.contains("WORKOUT_SERVER_FINGERPRINT=\"not-a-key\" is not a key fingerprint"), "\(badEnvironment)")
+            #expect(badEnvironment.error.contains("not trusted yet"), "\(badEnvironment)")
+            #expect(!FileManager.default.fileExists(atPath: household.credentialsFile))
 
             // Another key than the server's: refused before anything is sent, nothing pinned.
             let other = Array(repeating: "AAAA", count: 13).joined(separator: "-")
