@@ -45,9 +45,9 @@ struct DeleteCommand: AsyncParsableCommand {
                 let deleted = try await client.deleteWorkout(workout.id)
                 return (deleted.deleted, deleted.totals)
             case .meal(let meal):
-                return (try await client.deleteMeal(meal.id), nil)
+                return (try await client.deleteMeal(meal.id).deleted, nil)
             case .weight(let entry):
-                return (try await client.deleteWeight(entry.id), nil)
+                return (try await client.deleteWeight(entry.id).deleted, nil)
             }
         }
         guard existed else {

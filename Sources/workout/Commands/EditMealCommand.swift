@@ -60,7 +60,7 @@ struct EditMealCommand: AsyncParsableCommand {
         }
         let changed = edited(meal, now: Date())
         let updated = try await session.run("change your meals") { client throws(WorkoutError) in
-            try await client.updateMeal(changed, expectedRevision: meal.revision)
+            try await client.updateMeal(changed, expectedRevision: meal.revision).meal
         }
         if output.json {
             try Output.printJSON(updated)
