@@ -199,7 +199,20 @@ let package = Package(
         // executables makes sure they are built first).
         .testTarget(
             name: "WorkoutCLITests",
-            dependencies: ["workout", "workoutd", "workout-outbox-crasher", "WorkoutClient", "TestSupport", "ProcessTestSupport"],
+            dependencies: [
+                "workout", "workoutd", "workout-outbox-crasher", "workout-quickstart", "WorkoutClient", "TestSupport",
+                "ProcessTestSupport",
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // The client library's example app, as its documentation shows it: it imports WorkoutClient
+        // alone, as an app outside this package does. Part of every build, so the documented way
+        // keeps compiling, and run by WorkoutCLITests against a real workoutd (Examples/README.md).
+        .executableTarget(
+            name: "workout-quickstart",
+            dependencies: ["WorkoutClient"],
+            path: "Examples/QuickStart",
             swiftSettings: strictSettings
         ),
 
