@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        // `swift package generate-documentation --target WorkoutClient`: the client library's
+        // DocC catalog (Sources/WorkoutClient/WorkoutClient.docc), built without warnings in CI.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // C libraries, in quarantine.
