@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        // `swift package generate-documentation --target WorkoutClient`: the client library's
+        // DocC catalog (Sources/WorkoutClient/WorkoutClient.docc), built without warnings in CI.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // C libraries, in quarantine.
@@ -199,7 +202,20 @@ let package = Package(
         // executables makes sure they are built first).
         .testTarget(
             name: "WorkoutCLITests",
-            dependencies: ["workout", "workoutd", "workout-outbox-crasher", "WorkoutClient", "TestSupport", "ProcessTestSupport"],
+            dependencies: [
+                "workout", "workoutd", "workout-outbox-crasher", "workout-quickstart", "WorkoutClient", "TestSupport",
+                "ProcessTestSupport",
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // The client library's example app, as its documentation shows it: it imports WorkoutClient
+        // alone, as an app outside this package does. Part of every build, so the documented way
+        // keeps compiling, and run by WorkoutCLITests against a real workoutd (Examples/README.md).
+        .executableTarget(
+            name: "workout-quickstart",
+            dependencies: ["WorkoutClient"],
+            path: "Examples/QuickStart",
             swiftSettings: strictSettings
         ),
 

@@ -114,12 +114,12 @@ struct ClientAPITests {
             #expect(loggedMeal.meal.localDay == today)
             var smaller = loggedMeal.meal
             smaller.items.removeLast()
-            #expect(try await client.updateMeal(smaller).totals.calories == 300)
+            #expect(try await client.updateMeal(smaller).meal.totals.calories == 300)
             let day = try await client.mealsOfDay(today, timeZone: "Europe/Berlin")
             #expect(day.meals.map(\.id) == [breakfast.id])
             #expect(day.totals.calories == 300)
             let snack = try await client.logMeal(Meal(mealType: .snack, eatenAt: Date(), name: "apple", items: [FoodItem(name: "apple", calories: 80)]))
-            #expect(try await client.deleteMeal(snack.meal.id))
+            #expect(try await client.deleteMeal(snack.meal.id).deleted)
 
             // Weight and steps.
             let weighIn = try await client.logWeight(WeightEntry(weightKg: 71.5, measuredAt: hourAgo))
@@ -127,7 +127,7 @@ struct ClientAPITests {
             let older = try await client.logWeight(WeightEntry(weightKg: 72.5, measuredAt: hourAgo.addingTimeInterval(-86_400)))
             let series = try await client.weightProgress(from: Date().addingTimeInterval(-7 * 86_400))
             #expect(series.items.map(\.weightKg) == [72.5, 71.5])
-            #expect(try await client.deleteWeight(older.entry.id))
+            #expect(try await client.deleteWeight(older.entry.id).deleted)
             let steps = try await client.reportSteps(StepsReport(day: today, source: "phone", steps: 8_500))
             #expect(steps.day.steps == 8_500)
             #expect(steps.applied)

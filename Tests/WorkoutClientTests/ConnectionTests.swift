@@ -282,8 +282,10 @@ struct ConnectionTests {
         try peer.fail(request.callID, .invalidArgument, "entry.weight_kg must be at most 500", field: "entry.weight_kg")
         let error = try #require(await logged)
         #expect(error.code == .invalidArgument)
-        #expect(error.field == "entry.weight_kg")
-        #expect(error.message == "entry.weight_kg must be at most 500")
+        // Named as the Swift call `logWeight(entry)` names it, the wire's name kept.
+        #expect(error.field == "entry.weightKg")
+        #expect(error.wireField == "entry.weight_kg")
+        #expect(error.message == "entry.weightKg must be at most 500")
         client.close()
     }
 }

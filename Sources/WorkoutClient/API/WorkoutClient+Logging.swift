@@ -3,6 +3,11 @@ import WorkoutProtocol
 
 // Every record carries the id the client gave it, so each log, update and delete here is
 // safe to send again after a lost connection: the server applies it once.
+//
+// The answers have one shape per kind of operation: a log answers `Logged<Kind>` (the stored
+// record, `replayed`, and what it changed), an update `Updated<Kind>` (the record after it,
+// and what it changed), a delete `Deleted<Kind>` (`deleted`, and what it changed). Workouts
+// change the totals, so theirs carry the totals; a weigh-in changes the profile's weight.
 
 extension WorkoutClient {
     /// Logs a workout: +50 points, totals, streak, achievements, in one transaction.
@@ -37,6 +42,7 @@ extension WorkoutClient {
     /// - Parameter id: The workout's id.
     /// - Returns: Whether it existed, and the totals after.
     /// - Throws: ``WorkoutError``.
+    @discardableResult
     public func deleteWorkout(_ id: UUID) async throws(WorkoutError) -> DeletedWorkout {
         var request = Workout_V1_DeleteWorkoutRequest()
         request.id = id.wireBytes
@@ -59,13 +65,13 @@ extension WorkoutClient {
     /// - Parameters:
     ///   - meal: The full meal, with the id of an existing one.
     ///   - expectedRevision: Apply only if the meal is still at this revision.
-    /// - Returns: The updated meal.
+    /// - Returns: The updated meal (its day and nutrition totals recomputed).
     /// - Throws: ``WorkoutError``: `NOT_FOUND`, `ABORTED`, `INVALID_ARGUMENT`.
-    public func updateMeal(_ meal: Meal, expectedRevision: UInt64? = nil) async throws(WorkoutError) -> Meal {
+    public func updateMeal(_ meal: Meal, expectedRevision: UInt64? = nil) async throws(WorkoutError) -> UpdatedMeal {
         var request = Workout_V1_UpdateMealRequest()
         request.meal = meal.wire
         request.expectedRevision = expectedRevision ?? 0
-        return Meal(wire: try await call(MethodCatalog.updateMeal, request, idempotent: expectedRevision == nil).meal)
+        return UpdatedMeal(wire: try await call(MethodCatalog.updateMeal, request, idempotent: expectedRevision == nil))
     }
 
     /// Deletes a meal.
@@ -74,10 +80,10 @@ extension WorkoutClient {
     /// - Returns: Whether it existed.
     /// - Throws: ``WorkoutError``.
     @discardableResult
-    public func deleteMeal(_ id: UUID) async throws(WorkoutError) -> Bool {
+    public func deleteMeal(_ id: UUID) async throws(WorkoutError) -> DeletedMeal {
         var request = Workout_V1_DeleteMealRequest()
         request.id = id.wireBytes
-        return try await call(MethodCatalog.deleteMeal, request, idempotent: true).deleted
+        return DeletedMeal(wire: try await call(MethodCatalog.deleteMeal, request, idempotent: true))
     }
 
     /// Logs a weigh-in; the newest one also becomes the profile's weight.
@@ -111,10 +117,10 @@ extension WorkoutClient {
     /// - Returns: Whether it existed.
     /// - Throws: ``WorkoutError``.
     @discardableResult
-    public func deleteWeight(_ id: UUID) async throws(WorkoutError) -> Bool {
+    public func deleteWeight(_ id: UUID) async throws(WorkoutError) -> DeletedWeight {
         var request = Workout_V1_DeleteWeightRequest()
         request.id = id.wireBytes
-        return try await call(MethodCatalog.deleteWeight, request, idempotent: true).deleted
+        return DeletedWeight(wire: try await call(MethodCatalog.deleteWeight, request, idempotent: true))
     }
 
     /// Reports a day's step count from one source (a phone, a watch); a later report

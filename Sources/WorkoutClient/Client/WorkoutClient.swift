@@ -16,7 +16,7 @@ import WorkoutProtocol
 /// ```swift
 /// let client = WorkoutClient(configuration: .init(address: ServerAddress("homeserver.local")!))
 /// let signedIn = try await client.login(email: "anna@example.com", password: password)
-/// let today = try await client.mealsOfDay(.today(in: .current))
+/// let meals = try await client.mealsOfDay(signedIn.profile.today())  // the member's today
 /// ```
 public final class WorkoutClient: Sendable {
     /// How the client connects and how patient it is.
@@ -152,13 +152,31 @@ public final class WorkoutClient: Sendable {
     ///     connection it is tried on, before anything of it is sent.
     ///   - carriesPassword: Whether the request holds a password: over plain TCP it then goes
     ///     only to a peer whose connected address is loopback (unless passwords are allowed).
+    ///   - api: The public method the app called, e.g. `logWorkout(_:)` (the caller's name by
+    ///     default): errors name it, and the field at fault in its terms.
     /// - Returns: The response message.
     /// - Throws: ``WorkoutError``; `FAILED_PRECONDITION` when the server's key is not `serverFingerprint`.
     func call<Request, Response>(
         _ method: RPCMethod<Request, Response>, _ request: Request, idempotent: Bool, timeout: Duration? = nil,
-        requiringServerFingerprint serverFingerprint: ServerFingerprint? = nil, carriesPassword: Bool = false
+        requiringServerFingerprint serverFingerprint: ServerFingerprint? = nil, carriesPassword: Bool = false,
+        api: String = #function
     ) async throws(WorkoutError) -> Response {
-        let body = try serialize(request, for: method)
+        do throws(WorkoutError) {
+            return try await callOnce(
+                method, request, idempotent: idempotent, timeout: timeout, requiringServerFingerprint: serverFingerprint,
+                carriesPassword: carriesPassword, api: api)
+        } catch {
+            throw error.inSwiftTerms(method: method.descriptor.name, call: api)
+        }
+    }
+
+    /// ``call(_:_:idempotent:timeout:requiringServerFingerprint:carriesPassword:api:)``, with the
+    /// errors as the server sent them.
+    private func callOnce<Request, Response>(
+        _ method: RPCMethod<Request, Response>, _ request: Request, idempotent: Bool, timeout: Duration?,
+        requiringServerFingerprint serverFingerprint: ServerFingerprint?, carriesPassword: Bool, api: String
+    ) async throws(WorkoutError) -> Response {
+        let body = try serialize(request, for: api)
         let deadline = (timeout ?? configuration.callTimeout).map { ContinuousClock.now + $0 }
         var retries = 0
         while true {
@@ -166,14 +184,14 @@ public final class WorkoutClient: Sendable {
                 throw WorkoutError(code: .cancelled, message: "the call was cancelled")
             }
             let connection = try await connection()
-            if let serverFingerprint { try requireServerKey(serverFingerprint, on: connection, for: method.descriptor.name) }
-            if carriesPassword { try requireConfidentialTransport(for: method.descriptor.name, on: connection) }
+            if let serverFingerprint { try requireServerKey(serverFingerprint, on: connection, for: api) }
+            if carriesPassword { try requireConfidentialTransport(for: api, on: connection) }
             do {
                 let bytes = try await connection.unary(method: method.number, body: body, deadline: deadline)
                 do {
                     return try Response(serializedBytes: bytes)
                 } catch {
-                    throw WorkoutError(code: .internal, message: "the server's answer to \(method.descriptor.name) does not decode")
+                    throw WorkoutError(code: .internal, message: "the server's answer to \(api) does not decode")
                 }
             } catch let failure as CallFailure {
                 if failure.disposition != .notProcessed { Self.deliveryProbe?.markMayHaveArrived() }
@@ -194,11 +212,16 @@ public final class WorkoutClient: Sendable {
     /// Opens a server stream on the current connection (no retry: a stream that breaks
     /// ends with its error, and the caller decides how to resume).
     ///
+    /// - Parameters:
+    ///   - method: The stream's method.
+    ///   - request: Its request.
+    ///   - timeout: A deadline for the whole stream (`nil`: none).
+    ///   - api: The public method the app called, for messages, e.g. `watch(since:)`.
     /// - Returns: The stream of message bodies.
     func openStream<Request, Message>(
-        _ method: RPCMethod<Request, Message>, _ request: Request, timeout: Duration?
+        _ method: RPCMethod<Request, Message>, _ request: Request, timeout: Duration?, api: String
     ) async throws(WorkoutError) -> AsyncThrowingStream<[UInt8], any Error> {
-        let body = try serialize(request, for: method)
+        let body = try serialize(request, for: api)
         let connection = try await connection()
         return connection.stream(method: method.number, body: body, deadline: timeout.map { ContinuousClock.now + $0 })
     }
@@ -211,11 +234,12 @@ public final class WorkoutClient: Sendable {
     ///   - request: Its request.
     ///   - token: The session token in its response.
     ///   - serverFingerprint: The fingerprint the server's key must have (an invite's), if any.
+    ///   - api: The public method the app called (the caller's name by default).
     func signIn<Request, Response>(
         _ method: RPCMethod<Request, Response>, _ request: Request, requiringServerFingerprint serverFingerprint: ServerFingerprint? = nil,
-        token: (Response) -> Data
+        api: String = #function, token: (Response) -> Data
     ) async throws(WorkoutError) -> Response {
-        try requireConfidentialTransport(for: method.descriptor.name)
+        try requireConfidentialTransport(for: api)
         // A connection bound to a session cannot sign in again: drop it, also when it is
         // still being opened (and resumed with the old token) right now.
         state.withLock { $0.token = nil }
@@ -233,7 +257,7 @@ public final class WorkoutClient: Sendable {
             _ = try? await opening.value
         }
         let response = try await call(
-            method, request, idempotent: false, requiringServerFingerprint: serverFingerprint, carriesPassword: true)
+            method, request, idempotent: false, requiringServerFingerprint: serverFingerprint, carriesPassword: true, api: api)
         state.withLock { state in
             state.token = token(response)
             state.boundConnection = state.connection.map(ObjectIdentifier.init)
@@ -388,11 +412,11 @@ public final class WorkoutClient: Sendable {
         }
     }
 
-    private func serialize<Request, Response>(_ request: Request, for method: RPCMethod<Request, Response>) throws(WorkoutError) -> [UInt8] {
+    private func serialize(_ request: some SwiftProtobuf.Message, for api: String) throws(WorkoutError) -> [UInt8] {
         do {
             return try request.serializedBytes()
         } catch {
-            throw WorkoutError(code: .invalidArgument, message: "cannot encode the \(method.descriptor.name) request: \(error)")
+            throw WorkoutError(code: .invalidArgument, message: "cannot encode the request of \(api): \(error)")
         }
     }
 }

@@ -7,7 +7,9 @@ extension WorkoutError {
         self.init(
             code: code.canonical,
             message: status.message,
+            // The wire's path until the client names the call (``inSwiftTerms(method:call:)``).
             field: status.field.isEmpty ? nil : status.field,
+            wireField: status.field.isEmpty ? nil : status.field,
             retryAfter: status.retryAfterMs == 0 ? nil : .milliseconds(Int64(status.retryAfterMs)))
     }
 }

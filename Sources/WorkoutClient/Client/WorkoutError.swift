@@ -10,8 +10,15 @@ public struct WorkoutError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: StatusCode
     /// An explanation in English, for people and logs; never parse it.
     public var message: String
-    /// For `INVALID_ARGUMENT`: the request field at fault, e.g. `meal.items[3].calories`.
+    /// For `INVALID_ARGUMENT` (and some `ALREADY_EXISTS`, `OUT_OF_RANGE`): what is at fault, in
+    /// the terms of the Swift call that failed: its argument and the property path in it, e.g.
+    /// `workout.durationSeconds` after `logWorkout(workout)`, `meal.items[3].calories`,
+    /// `update.timeZone` after `updateProfile(update)`, `since` after `changes(since:)`.
+    /// The ``message`` names it the same way.
     public var field: String?
+    /// The same field as the wire protocol names it (PROTOCOL.md), e.g.
+    /// `workout.duration_seconds`; for logs, and for matching the server's documentation.
+    public var wireField: String?
     /// For `RESOURCE_EXHAUSTED` and `UNAVAILABLE`: how long the server asks us to wait.
     public var retryAfter: Duration?
 
@@ -20,20 +27,27 @@ public struct WorkoutError: Error, Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: The status.
     ///   - message: An explanation.
-    ///   - field: The field at fault, if any.
+    ///   - field: The field at fault, in Swift terms, if any.
+    ///   - wireField: The field at fault as the wire protocol names it, if any.
     ///   - retryAfter: The server's wait hint, if any.
-    public init(code: StatusCode, message: String, field: String? = nil, retryAfter: Duration? = nil) {
+    public init(code: StatusCode, message: String, field: String? = nil, wireField: String? = nil, retryAfter: Duration? = nil) {
         self.code = code
         self.message = message
         self.field = field
+        self.wireField = wireField
         self.retryAfter = retryAfter
     }
 
-    /// `"NOT_FOUND: no such workout"`, with the field when there is one.
+    /// `"NOT_FOUND: no such workout"`, with the field when there is one (and its wire name
+    /// when that differs): `"INVALID_ARGUMENT: workout.durationSeconds must be between 1 and
+    /// 86400 (got 0) (wire field workout.duration_seconds)"`.
     public var description: String {
         var text = message.isEmpty ? code.description : "\(code): \(message)"
         if let field, !field.isEmpty, !message.contains(field) {
             text += " (field \(field))"
+        }
+        if let wireField, !wireField.isEmpty, wireField != field, !message.contains(wireField) {
+            text += " (wire field \(wireField))"
         }
         return text
     }

@@ -10,8 +10,9 @@ public struct Achievement: Sendable, Hashable, Codable, Identifiable {
     public var id: String
     /// Short English title, e.g. `"First workout"`.
     public var title: String
-    /// One-sentence English description, e.g. `"Complete 10 workouts"`.
-    public var description: String
+    /// What it takes, in one English sentence, e.g. `"Complete 10 workouts"`. (Not named
+    /// `description`, which `CustomStringConvertible` and string interpolation mean otherwise.)
+    public var details: String
     /// Points the achievement gives, added once to the member's points when unlocked.
     public var points: Int
     /// Whether the member has unlocked it. A change feed may report `false` for an
@@ -29,19 +30,19 @@ public struct Achievement: Sendable, Hashable, Codable, Identifiable {
     /// - Parameters:
     ///   - id: Stable identifier.
     ///   - title: Short title.
-    ///   - description: One-sentence description.
+    ///   - details: What it takes, in one sentence.
     ///   - points: Points it gives.
     ///   - unlocked: Whether it is unlocked.
     ///   - unlockedAt: When it was unlocked, `nil` while locked.
     ///   - progress: Progress toward the target.
     ///   - target: The figure to reach.
     public init(
-        id: String, title: String, description: String = "", points: Int = 0, unlocked: Bool = false,
+        id: String, title: String, details: String = "", points: Int = 0, unlocked: Bool = false,
         unlockedAt: Date? = nil, progress: Int = 0, target: Int = 0
     ) {
         self.id = id
         self.title = title
-        self.description = description
+        self.details = details
         self.points = points
         self.unlocked = unlocked
         self.unlockedAt = unlockedAt
@@ -58,7 +59,7 @@ extension Achievement {
     /// - Parameter wire: The wire message.
     init(wire: Workout_V1_Achievement) {
         self.init(
-            id: wire.achievementID, title: wire.title, description: wire.description_p, points: Int(wire.points),
+            id: wire.achievementID, title: wire.title, details: wire.description_p, points: Int(wire.points),
             unlocked: wire.unlocked, unlockedAt: Date(wireMillisecondsUnlessZero: wire.unlockedAtMs),
             progress: Int(wire.progress), target: Int(wire.target)
         )
@@ -69,7 +70,7 @@ extension Achievement {
         var message = Workout_V1_Achievement()
         message.achievementID = id
         message.title = title
-        message.description_p = description
+        message.description_p = details
         message.points = UInt32(clamping: points)
         message.unlocked = unlocked
         message.unlockedAtMs = unlockedAt.wireMilliseconds

@@ -98,6 +98,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, LosslessString
 
     /// Today in a time zone.
     ///
+    /// The member's today is the day of their profile's zone, which is not always this
+    /// device's: ask ``Profile/today(at:)`` for the day the server means by today.
+    ///
     /// - Parameter zone: The zone whose wall clock decides the day; the device's by default.
     /// - Returns: The day that zone's wall clock shows now.
     public static func today(in zone: TimeZone = .current) -> LocalDate {

@@ -7,8 +7,10 @@ public struct WatchEvent: Sendable, Hashable, Codable {
     /// The revision the client is up to after applying this event; to resume after a
     /// disconnect, watch again from here.
     public var revision: UInt64
-    /// The member's totals after these changes: set in the first event and whenever the
-    /// changes altered them, `nil` otherwise.
+    /// The member's totals after these changes: set in the first event (and in the first after
+    /// ``WorkoutClient/watch(since:)`` resumed a broken stream) and whenever they changed since
+    /// the last event that carried them (a workout logged, edited or deleted, an achievement, a
+    /// new day ending a streak); `nil` otherwise (a meal, a weigh-in, a profile edit).
     public var totals: Totals?
     /// Whether this event completes the backlog; later events are live.
     public var caughtUp: Bool

@@ -8,16 +8,16 @@ public enum SentWrite: Sendable, Hashable, Codable {
     case deletedWorkout(DeletedWorkout)
     /// The answer to a meal log.
     case loggedMeal(LoggedMeal)
-    /// The meal after an update.
-    case updatedMeal(Meal)
-    /// Whether a meal delete deleted one.
-    case deletedMeal(deleted: Bool)
+    /// The answer to a meal update.
+    case updatedMeal(UpdatedMeal)
+    /// The answer to a meal delete.
+    case deletedMeal(DeletedMeal)
     /// The answer to a weigh-in log.
     case loggedWeight(LoggedWeight)
     /// The answer to a weigh-in update.
     case updatedWeight(UpdatedWeight)
-    /// Whether a weigh-in delete deleted one.
-    case deletedWeight(deleted: Bool)
+    /// The answer to a weigh-in delete.
+    case deletedWeight(DeletedWeight)
     /// The day after a steps report.
     case reportedSteps(StepsUpdate)
 

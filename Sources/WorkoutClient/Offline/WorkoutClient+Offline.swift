@@ -66,7 +66,7 @@ extension WorkoutClient {
             case .refused(let refusal):
                 var refused = entry
                 refused.refusal = refusal
-                return .queued(.queued(refused), reason: WorkoutError(code: refusal.code, message: refusal.message, field: refusal.field))
+                return .queued(.queued(refused), reason: refusal.error)
             case .held(let behind):
                 return .queued(queued, reason: WorkoutError(
                     code: .failedPrecondition, message: "an earlier write of the same record (outbox entry \(behind)) was refused"))
@@ -88,10 +88,10 @@ extension WorkoutClient {
         case .deleteWorkout(let id): .deletedWorkout(try await deleteWorkout(id))
         case .logMeal(let meal): .loggedMeal(try await logMeal(meal))
         case .updateMeal(let meal, let revision): .updatedMeal(try await updateMeal(meal, expectedRevision: revision))
-        case .deleteMeal(let id): .deletedMeal(deleted: try await deleteMeal(id))
+        case .deleteMeal(let id): .deletedMeal(try await deleteMeal(id))
         case .logWeight(let entry): .loggedWeight(try await logWeight(entry))
         case .updateWeight(let entry, let revision): .updatedWeight(try await updateWeight(entry, expectedRevision: revision))
-        case .deleteWeight(let id): .deletedWeight(deleted: try await deleteWeight(id))
+        case .deleteWeight(let id): .deletedWeight(try await deleteWeight(id))
         case .reportSteps(let report): .reportedSteps(try await reportSteps(report))
         }
     }

@@ -15,8 +15,12 @@ public struct WriteRefusal: Sendable, Hashable, Codable, CustomStringConvertible
     public var code: StatusCode
     /// The server's explanation.
     public var message: String
-    /// For `INVALID_ARGUMENT`: the request field at fault.
+    /// For `INVALID_ARGUMENT`: the field at fault, in the terms of the Swift call that sends
+    /// the write (``WorkoutError/field``), e.g. `workout.durationSeconds`.
     public var field: String?
+    /// The same field as the wire protocol names it (``WorkoutError/wireField``), e.g.
+    /// `workout.duration_seconds`.
+    public var wireField: String?
     /// When the server refused it.
     public var refusedAt: Date
 
@@ -25,18 +29,25 @@ public struct WriteRefusal: Sendable, Hashable, Codable, CustomStringConvertible
     /// - Parameters:
     ///   - code: The status.
     ///   - message: The explanation.
-    ///   - field: The field at fault, if any.
+    ///   - field: The field at fault, in Swift terms, if any.
+    ///   - wireField: The field at fault as the wire names it, if any.
     ///   - refusedAt: When.
-    public init(code: StatusCode, message: String, field: String? = nil, refusedAt: Date = Date()) {
+    public init(code: StatusCode, message: String, field: String? = nil, wireField: String? = nil, refusedAt: Date = Date()) {
         self.code = code
         self.message = message
         self.field = field
+        self.wireField = wireField
         self.refusedAt = refusedAt
     }
 
     /// The refusal of `error`, now.
     init(_ error: WorkoutError) {
-        self.init(code: error.code, message: error.message, field: error.field)
+        self.init(code: error.code, message: error.message, field: error.field, wireField: error.wireField)
+    }
+
+    /// The refusal as the error a direct call would have thrown.
+    public var error: WorkoutError {
+        WorkoutError(code: code, message: message, field: field, wireField: wireField)
     }
 
     /// Whether the refusal is about the session or account, not about this write: every other
@@ -45,13 +56,14 @@ public struct WriteRefusal: Sendable, Hashable, Codable, CustomStringConvertible
         code == .unauthenticated || code == .permissionDenied
     }
 
-    /// `"INVALID_ARGUMENT: duration_seconds must be 1...86400"`, as ``WorkoutError`` prints it.
+    /// `"INVALID_ARGUMENT: workout.durationSeconds must be between 1 and 86400 (got 0) (wire field
+    /// workout.duration_seconds)"`, as ``WorkoutError`` prints it.
     public var description: String {
-        WorkoutError(code: code, message: message, field: field).description
+        error.description
     }
 
     private enum CodingKeys: String, CodingKey {
-        case code, status, message, field, refusedAt
+        case code, status, message, field, wireField, refusedAt
     }
 
     /// Decodes a refusal from `{"code": 3, "status": "INVALID_ARGUMENT", "message": …}`.
@@ -60,6 +72,7 @@ public struct WriteRefusal: Sendable, Hashable, Codable, CustomStringConvertible
         code = StatusCode(rawValue: try container.decode(UInt32.self, forKey: .code))
         message = try container.decode(String.self, forKey: .message)
         field = try container.decodeIfPresent(String.self, forKey: .field)
+        wireField = try container.decodeIfPresent(String.self, forKey: .wireField)
         refusedAt = try container.decode(Date.self, forKey: .refusedAt)
     }
 
@@ -70,6 +83,7 @@ public struct WriteRefusal: Sendable, Hashable, Codable, CustomStringConvertible
         try container.encode(code.name, forKey: .status)
         try container.encode(message, forKey: .message)
         try container.encodeIfPresent(field, forKey: .field)
+        try container.encodeIfPresent(wireField, forKey: .wireField)
         try container.encode(refusedAt, forKey: .refusedAt)
     }
 }

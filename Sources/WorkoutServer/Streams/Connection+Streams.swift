@@ -63,9 +63,11 @@ extension Connection {
                 var event = Workout_V1_WatchEvent()
                 event.changes = page.changes
                 event.revision = page.revision
-                if !watch.sentTotals || !page.changes.isEmpty {
+                // Totals in the first event, then only when they changed (a meal or a weigh-in
+                // leaves them as they were).
+                if watch.sentTotals != page.totals {
                     event.totals = page.totals
-                    watch.sentTotals = true
+                    watch.sentTotals = page.totals
                 }
                 if !watch.caughtUp && !page.hasMore_p {
                     event.caughtUp = true

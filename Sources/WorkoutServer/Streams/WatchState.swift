@@ -1,4 +1,5 @@
 import WorkoutCore
+import WorkoutProtocol
 
 /// An open `Streams.Watch` call: whose changes, from which revision, and its subscription.
 final class WatchState {
@@ -9,7 +10,9 @@ final class WatchState {
     var subscription: Int?
     /// Whether the event that ends the backlog (`caught_up`) went out.
     var caughtUp = false
-    var sentTotals = false
+    /// The totals the last event that carried totals carried; `nil` before the first event.
+    /// An event carries totals only when they differ from these (PROTOCOL.md, Streams.Watch).
+    var sentTotals: Workout_V1_Totals?
 
     init(caller: Caller, cursor: UInt64) {
         self.caller = caller

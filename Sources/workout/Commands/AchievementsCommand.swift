@@ -28,7 +28,7 @@ struct AchievementsCommand: AsyncParsableCommand {
             table.append([
                 achievement.unlocked ? "✓" : "·", achievement.title, String(achievement.points),
                 achievement.target > 0 ? "\(min(achievement.progress, achievement.target))/\(achievement.target)" : "",
-                achievement.unlockedAt.map { Format.day($0, in: zone) } ?? "", achievement.description,
+                achievement.unlockedAt.map { Format.day($0, in: zone) } ?? "", achievement.details,
             ])
         }
         let unlocked = achievements.filter(\.unlocked).count

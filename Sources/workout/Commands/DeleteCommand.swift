@@ -12,7 +12,8 @@ struct DeleteCommand: AsyncParsableCommand {
             The ID is as the ID column of `workout history` and `workout today` shows it, as \
             `workout history --json`, `workout today --json` or `workout weight --json` print it, or \
             its first 4 or more hex digits when no other record of the kind starts with them. A workout's points come off your totals; streaks and achievements are \
-            counted again. Example: workout delete workout 0190a5b2
+            counted again. A record logged offline that still waits in the outbox is taken out of it: \
+            nothing is sent for it. Example: workout delete workout 0190a5b2
             """)
 
     @Argument(help: ArgumentHelp("What to delete: workout, meal or weight.", valueName: "kind"))
@@ -38,6 +39,19 @@ struct DeleteCommand: AsyncParsableCommand {
         let session = try SignedInSession()
         defer { session.close() }
         let kind = self.kind
+        if let queued = try session.queuedRecord(kind, id) {
+            // Logged or edited offline and not sent yet: a waiting log is cancelled (nothing is
+            // sent for the record); a waiting edit is replaced by the delete.
+            let write: PendingWrite =
+                switch queued {
+                case .workout(let workout): .deleteWorkout(workout.id)
+                case .meal(let meal): .deleteMeal(meal.id)
+                case .weight(let entry): .deleteWeight(entry.id)
+                }
+            let delivered = try await session.deliver(write, action: "delete your \(kind.noun)s")
+            try delivered.printOutcome(json: output.json, noun: "\(kind.noun) \(Format.id(queued.id)) (\(queued.summary(in: LocalZone.current)))")
+            return
+        }
         let record = try await RecordFinder.find(kind, id, in: session)
         let (existed, totals) = try await session.run("delete your \(kind.noun)s") { client throws(WorkoutError) -> (Bool, Totals?) in
             switch record {
@@ -45,9 +59,9 @@ struct DeleteCommand: AsyncParsableCommand {
                 let deleted = try await client.deleteWorkout(workout.id)
                 return (deleted.deleted, deleted.totals)
             case .meal(let meal):
-                return (try await client.deleteMeal(meal.id), nil)
+                return (try await client.deleteMeal(meal.id).deleted, nil)
             case .weight(let entry):
-                return (try await client.deleteWeight(entry.id), nil)
+                return (try await client.deleteWeight(entry.id).deleted, nil)
             }
         }
         guard existed else {

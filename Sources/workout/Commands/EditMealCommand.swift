@@ -55,12 +55,19 @@ struct EditMealCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
+        if case .meal(let queued)? = try session.queuedRecord(.meal, id) {
+            // Logged or edited offline and not sent yet: the edit is folded into the waiting write.
+            let changed = edited(queued, now: Date())
+            let delivered = try await session.deliver(.updateMeal(changed, expectedRevision: nil), action: "change your meals")
+            try delivered.printOutcome(json: output.json, noun: "meal \(Format.id(changed.id)) (\(FoundRecord.meal(changed).summary(in: LocalZone.current)))")
+            return
+        }
         guard case .meal(let meal) = try await RecordFinder.find(.meal, id, in: session) else {
             throw CLIError(.failure, "the search for a meal found another kind of record")
         }
         let changed = edited(meal, now: Date())
         let updated = try await session.run("change your meals") { client throws(WorkoutError) in
-            try await client.updateMeal(changed, expectedRevision: meal.revision)
+            try await client.updateMeal(changed, expectedRevision: meal.revision).meal
         }
         if output.json {
             try Output.printJSON(updated)

@@ -45,6 +45,13 @@ struct EditWeightCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
+        if case .weight(let queued)? = try session.queuedRecord(.weight, id) {
+            // Logged or edited offline and not sent yet: the edit is folded into the waiting write.
+            let changed = edited(queued, now: Date())
+            let delivered = try await session.deliver(.updateWeight(changed, expectedRevision: nil), action: "change your weigh-ins")
+            try delivered.printOutcome(json: output.json, noun: "weigh-in \(Format.id(changed.id)) (\(FoundRecord.weight(changed).summary(in: LocalZone.current)))")
+            return
+        }
         guard case .weight(let entry) = try await RecordFinder.find(.weight, id, in: session) else {
             throw CLIError(.failure, "the search for a weigh-in found another kind of record")
         }

@@ -60,6 +60,13 @@ struct EditWorkoutCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
+        if case .workout(let queued)? = try session.queuedRecord(.workout, id) {
+            // Logged or edited offline and not sent yet: the edit is folded into the waiting write.
+            let changed = edited(queued, now: Date())
+            let delivered = try await session.deliver(.updateWorkout(changed, expectedRevision: nil), action: "change your workouts")
+            try delivered.printOutcome(json: output.json, noun: "workout \(Format.id(changed.id)) (\(FoundRecord.workout(changed).summary(in: LocalZone.current)))")
+            return
+        }
         guard case .workout(let workout) = try await RecordFinder.find(.workout, id, in: session) else {
             throw CLIError(.failure, "the search for a workout found another kind of record")
         }

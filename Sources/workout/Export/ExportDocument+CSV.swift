@@ -107,7 +107,7 @@ extension ExportDocument {
                 "kind": "achievement", "id": achievement.id, "time": achievement.unlockedAt.map(Self.time) ?? "",
                 "type": achievement.unlocked ? "unlocked" : "locked", "name": achievement.title,
                 "amount": String(achievement.progress), "unit": "of \(achievement.target)",
-                "points": String(achievement.points), "note": achievement.description,
+                "points": String(achievement.points), "note": achievement.details,
             ])
         }
         return rows

@@ -21,7 +21,7 @@ enum Describe {
     /// "First workout (+100 points): Log your first workout".
     static func achievement(_ achievement: Achievement) -> String {
         var text = "\(achievement.title) (+\(Format.count(achievement.points, "point")))"
-        if !achievement.description.isEmpty { text += ": \(achievement.description)" }
+        if !achievement.details.isEmpty { text += ": \(achievement.details)" }
         return text
     }
 }

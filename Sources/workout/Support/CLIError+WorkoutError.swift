@@ -36,10 +36,13 @@ extension CLIError {
             self.init(status, "only household admins can \(context.action)")
         case .invalidArgument, .outOfRange:
             var text = "invalid input: \(detail)"
-            if let field = error.field, let option = context.fieldOptions[field], detail.hasPrefix(field + " ") {
+            // The options are keyed by the wire's field path; the message names the field as the
+            // client library does (`field`).
+            let wireField = error.wireField ?? error.field
+            if let wireField, let option = context.fieldOptions[wireField], let named = error.field, detail.hasPrefix(named + " ") {
                 // The command's own option for the field: named in its place ("--age must be …").
-                text = "invalid input: \(option)" + detail.dropFirst(field.count)
-            } else if let field = error.field, let option = context.fieldOptions[field] ?? Self.option(forField: field) {
+                text = "invalid input: \(option)" + detail.dropFirst(named.count)
+            } else if let wireField, let option = context.fieldOptions[wireField] ?? Self.option(forField: wireField) {
                 text += " (check \(option))"
             }
             self.init(status, text)

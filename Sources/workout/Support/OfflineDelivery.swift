@@ -58,6 +58,10 @@ struct OfflineDelivery {
                 reason: reason.map { Reason(status: $0.code.name, message: $0.message) }, pending: pending, server: server))
             return
         }
+        if case .cancelled(let removed) = queued {
+            Output.line("Cancelled #\(removed.id) in the outbox, the \(noun) that was never sent: nothing is sent for it. \(Format.count(pending, "write")) \(pending == 1 ? "waits" : "wait") in the outbox.")
+            return
+        }
         if let refusal = entry?.refusal {
             Output.line("Not sent: the server refused the \(noun): \(refusal). It waits in the outbox as #\(entry!.id); `workout sync --discard \(entry!.id)` drops it.")
             return
@@ -68,9 +72,30 @@ struct OfflineDelivery {
             switch queued {
             case .queued: "The \(noun) is kept on this machine as #\(entry?.id ?? 0); `workout sync` sends it."
             case .folded, .alreadyQueued: "The \(noun) replaces what waited as #\(entry?.id ?? 0); `workout sync` sends it."
-            case .cancelled(let removed): "It cancels #\(removed.id), which was never sent: nothing is sent for it."
+            case .cancelled: ""  // printed above
             }
         Output.line("\(kept) \(Format.count(pending, "write")) \(pending == 1 ? "waits" : "wait") in the outbox.")
+    }
+}
+
+extension OfflineDelivery {
+    /// Prints what became of an edit or delete of a record that waited in the outbox: folded
+    /// into the waiting write, cancelling it, or sent with the writes that waited.
+    ///
+    /// - Parameters:
+    ///   - json: Whether to print JSON.
+    ///   - noun: The record for people, e.g. `workout 0190a3c4 (running, 30 min)`.
+    func printOutcome(json: Bool, noun: String) throws(CLIError) {
+        switch delivery {
+        case .queued(let queued, let reason):
+            try printQueued(queued, reason: reason, json: json, noun: noun)
+        case .sent(let answer):
+            if json {
+                try Output.printJSON(SentWriteReport(answer: answer))
+            } else {
+                Output.line("Sent the \(noun) to the server with the writes that waited.")
+            }
+        }
     }
 }
 

@@ -29,7 +29,7 @@ struct ExportDocumentTests {
                 FoodItem(name: "banana, ripe", calories: 105.5, servings: 1.5),
             ], localDay: day)],
             steps: [StepsDay(day: day, sources: [StepsReport(day: day, source: "phone", steps: 8500), StepsReport(day: day, source: "cli", steps: 8000)])],
-            achievements: [Achievement(id: "workout_1", title: "First workout", description: "Complete your first workout", points: 100, unlocked: true, unlockedAt: at, progress: 1, target: 1)],
+            achievements: [Achievement(id: "workout_1", title: "First workout", details: "Complete your first workout", points: 100, unlocked: true, unlockedAt: at, progress: 1, target: 1)],
             exportedAt: at.addingTimeInterval(1)))
         return document
     }

@@ -32,7 +32,7 @@ struct FailureTests {
             try await household.login()
             let heavy = try await household.workout(["log", "weight", "5000"])
             #expect(heavy.status == 65, "\(heavy)")
-            #expect(heavy.error.contains("entry.weight_kg must be between 10 and 500"), "\(heavy)")
+            #expect(heavy.error.contains("entry.weightKg must be between 10 and 500"), "\(heavy)")
             #expect(heavy.error.contains("(check WEIGHT)"))
 
             let items = try await household.workout(["log", "meal", "--type", "lunch", "--item", "cake:99999"])

@@ -239,7 +239,7 @@ enum Fixtures {
 
     static var achievement: Achievement {
         Achievement(
-            id: "workout_10", title: "Ten workouts", description: "Complete 10 workouts", points: 100, unlocked: true,
+            id: "workout_10", title: "Ten workouts", details: "Complete 10 workouts", points: 100, unlocked: true,
             unlockedAt: date(1_763_750_000_457), progress: 12, target: 10
         )
     }

@@ -135,7 +135,8 @@ struct OutboxSyncTests {
                 }
                 #expect(conflict.code == .alreadyExists)
                 #expect(validation.code == .invalidArgument)
-                #expect(validation.field == "workout.duration_seconds")
+                #expect(validation.field == "workout.durationSeconds")
+                #expect(validation.wireField == "workout.duration_seconds")
                 guard case .sent = report.results[2].outcome else { Issue.record("\(report.results[2])"); return }
 
                 // An edit of a refused write is not folded into it: it waits behind it.
