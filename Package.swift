@@ -272,6 +272,17 @@ let package = Package(
             path: "Benchmarks/ImportBench",
             swiftSettings: strictSettings
         ),
+        // workout-session-bench: the session model's cold start from its snapshot and a write on
+        // one device shown on another through Watch, against a workoutd child process on loopback.
+        .executableTarget(
+            name: "workout-session-bench",
+            dependencies: [
+                "WorkoutBenchKit", "WorkoutClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/SessionBench",
+            swiftSettings: strictSettings
+        ),
         // workout-microbench: instructions, mallocs and time per operation of the frame
         // codec, protobuf, a read's decode-query-encode and a write's group commit, on a real
         // store (`swift package benchmark --target workout-microbench`; Benchmarks/README.md).
