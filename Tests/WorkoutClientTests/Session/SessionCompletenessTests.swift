@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ServerTestSupport
 import Testing
 import TestSupport
@@ -17,20 +18,25 @@ struct SessionCompletenessTests {
             let laptop = live.client(device: "laptop")
             _ = try await laptop.login(email: ownerEmail, password: ownerPassword)
             let meal = try await laptop.logMeal(Meal(mealType: .lunch, eatenAt: Date(), timeZone: Self.zone, items: [FoodItem(name: "soup", calories: 300)]))
-            // The model's clock runs 5 s behind the member's last midnight: it starts on the day
-            // before, and its timer must move it on.
+            // The model's clock stands an hour before the member's last midnight while it loads
+            // (however long that takes on a busy machine), so it starts on the day before; then it
+            // runs from a second before midnight, and the timer (restarted, as after a clock
+            // change) must move the day on by itself.
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = Self.berlin
             let realToday = LocalDate(Date(), in: Self.berlin)
-            let offset = calendar.startOfDay(for: Date()).addingTimeInterval(-5).timeIntervalSince(Date())
+            let midnight = calendar.startOfDay(for: Date())
+            let clock = MovableClock(standingAt: midnight.addingTimeInterval(-3_600))
             let session = WorkoutSession(client: live.client(device: "phone"))
-            session.now = { Date().addingTimeInterval(offset) }
+            session.now = { clock.now() }
             try await session.login(email: ownerEmail, password: ownerPassword)
             #expect(session.today == realToday.adding(days: -1))
             #expect(session.todaysMeals.isEmpty)
-            #expect(await observe(session, within: .seconds(10)) { session.today == realToday })
-            #expect(await observe(session, within: .seconds(10)) { session.todaysMeals.map(\.id) == [meal.meal.id] })
-            #expect(await observe(session, within: .seconds(10)) { session.week.map { $0.start <= realToday && realToday <= $0.end } == true })
+            clock.run(from: midnight.addingTimeInterval(-1))
+            session.startDayClock()
+            #expect(await observe(session, within: .seconds(30)) { session.today == realToday })
+            #expect(await observe(session, within: .seconds(30)) { session.todaysMeals.map(\.id) == [meal.meal.id] })
+            #expect(await observe(session, within: .seconds(30)) { session.week.map { $0.start <= realToday && realToday <= $0.end } == true })
             session.close()
             #expect(session.dayTask == nil)
             session.client.close()
@@ -121,5 +127,29 @@ struct SessionCompletenessTests {
         #expect(session.week != nil)
         #expect(session.client.connectionsOpened == 0)
         session.close()
+    }
+}
+
+/// A clock for the session model's `now`: standing at one instant, or running at the real rate
+/// from one.
+final class MovableClock: Sendable {
+    private let state: Mutex<(instant: Date, since: ContinuousClock.Instant?)>
+
+    init(standingAt instant: Date) {
+        state = Mutex((instant, nil))
+    }
+
+    /// Runs from `instant` on, at the real rate.
+    func run(from instant: Date) {
+        state.withLock { $0 = (instant, ContinuousClock.now) }
+    }
+
+    /// The clock's time.
+    func now() -> Date {
+        state.withLock { state in
+            guard let since = state.since else { return state.instant }
+            let elapsed = ContinuousClock.now - since
+            return state.instant.addingTimeInterval(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
     }
 }
