@@ -75,11 +75,17 @@ let package = Package(
             exclude: ["Generated/PROTO_CHECKSUM", "README.md"],
             swiftSettings: strictSettings
         ),
-        // The domain: rules (pure), and the household's operations on the store.
+        // The domain's pure rules (local days and zones, streaks, points and levels, achievements,
+        // steps, summaries, field bounds, the domain error): Foundation only, no store, no wire.
+        // The server's domain applies them in its transactions; the client applies the same
+        // functions to show writes that still wait in its outbox as the server will count them.
+        .target(name: "WorkoutRules", exclude: ["README.md"], swiftSettings: strictSettings),
+
+        // The domain: the household's operations on the store, applying the rules.
         .target(
             name: "WorkoutCore",
             dependencies: [
-                "Storage", "WorkoutProtocol", "SystemCalls", "CZlib",
+                "WorkoutRules", "Storage", "WorkoutProtocol", "SystemCalls", "CZlib",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -104,12 +110,12 @@ let package = Package(
         ),
 
         // The client library an app links: connection, typed async API, observable session
-        // model, importers (Apple Health, the export, CSV). It depends on the wire contract
-        // (and swift-crypto's hashes) alone, never on the store or the server.
+        // model, importers (Apple Health, the export, CSV). It depends on the wire contract, the
+        // domain's pure rules (and swift-crypto's hashes) alone, never on the store or the server.
         .target(
             name: "WorkoutClient",
             dependencies: [
-                "WorkoutProtocol", "SystemCalls", "CZlib",
+                "WorkoutProtocol", "WorkoutRules", "SystemCalls", "CZlib",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 // SHA-1 for the name-based (version 5) ids an import derives from its source.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -124,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "workoutd",
             dependencies: [
-                "LMDB", "Storage", "SystemCalls", "WorkoutProtocol", "WorkoutCore", "WorkoutServer", "CMemory",
+                "LMDB", "Storage", "SystemCalls", "WorkoutProtocol", "WorkoutRules", "WorkoutCore", "WorkoutServer", "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -140,7 +146,7 @@ let package = Package(
         // Tests, one target per module.
         .target(
             name: "TestSupport",
-            dependencies: ["WorkoutProtocol", "WorkoutTLS", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["WorkoutProtocol", "WorkoutRules", "WorkoutTLS", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
@@ -173,12 +179,13 @@ let package = Package(
             dependencies: ["WorkoutProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "Storage", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutRulesTests", dependencies: ["WorkoutRules", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "WorkoutRules", "Storage", "TestSupport"], swiftSettings: strictSettings),
         // Runs the built `workoutd` as a process (depending on it makes sure it is built first),
         // and tests its settings resolution in-process through `@testable import workoutd`.
         .testTarget(
             name: "WorkoutdTests",
-            dependencies: ["workoutd", "WorkoutCore", "WorkoutProtocol", "Storage", "SystemCalls", "TestSupport", "ProcessTestSupport"],
+            dependencies: ["workoutd", "WorkoutCore", "WorkoutRules", "WorkoutProtocol", "Storage", "SystemCalls", "TestSupport", "ProcessTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -249,7 +256,7 @@ let package = Package(
         .target(
             name: "WorkoutBenchKit",
             dependencies: [
-                "CLinuxEvents", "SystemCalls", "WorkoutCore", "WorkoutProtocol", "WorkoutServer", "WorkoutTLS",
+                "CLinuxEvents", "SystemCalls", "WorkoutRules", "WorkoutCore", "WorkoutProtocol", "WorkoutServer", "WorkoutTLS",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -267,7 +274,7 @@ let package = Package(
         // Runs the built `workout-bench` and `workoutd` as processes (depending on them builds them first).
         .testTarget(
             name: "WorkoutBenchKitTests",
-            dependencies: ["WorkoutBenchKit", "workout-bench", "workoutd", "WorkoutCore", "WorkoutProtocol"],
+            dependencies: ["WorkoutBenchKit", "workout-bench", "workoutd", "WorkoutRules", "WorkoutCore", "WorkoutProtocol"],
             swiftSettings: strictSettings
         ),
         // workout-import-bench: Apple Health exports generated on the fly (a gigabyte when asked),
@@ -279,6 +286,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/ImportBench",
+            swiftSettings: strictSettings
+        ),
+        // workout-session-bench: the session model's cold start from its snapshot and a write on
+        // one device shown on another through Watch, against a workoutd child process on loopback.
+        .executableTarget(
+            name: "workout-session-bench",
+            dependencies: [
+                "WorkoutBenchKit", "WorkoutClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/SessionBench",
             swiftSettings: strictSettings
         ),
         // workout-microbench: instructions, mallocs and time per operation of the frame

@@ -2,6 +2,7 @@ package import Foundation
 package import LMDB
 package import Storage
 import WorkoutProtocol
+import WorkoutRules
 
 /// A household's data and everything members and admins do with it: accounts, sessions,
 /// invites, logging, queries, the household view and export. No sockets: the server maps

@@ -4,6 +4,7 @@ import Foundation
 import LMDB
 import Storage
 import WorkoutCore
+import WorkoutRules
 
 /// How a `workoutd` command failed, and the exit code that says so.
 ///

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// `workoutd create-owner`: makes the household's first account, its owner, on the server
 /// machine itself (having the data directory is the trust). Creates the store if needed.

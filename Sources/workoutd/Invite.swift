@@ -3,6 +3,7 @@ import WorkoutServer
 import Foundation
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// `workoutd invite`: makes an invite code from the server machine; the code is printed once.
 struct Invite: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkoutCore
+import WorkoutRules
 
 /// `workoutd reset-password`: sets a member's password from the server machine and signs them
 /// out everywhere.

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// The admin subcommands, run as processes against a temporary data directory.
 @Suite("workoutd's admin commands", .serialized)

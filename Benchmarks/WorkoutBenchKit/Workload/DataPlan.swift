@@ -1,6 +1,7 @@
 import Foundation
 package import WorkoutProtocol
 package import WorkoutCore
+package import WorkoutRules
 
 /// The household a run works on: who the members are, how to log in as them, and which
 /// records each has. The preloader writes exactly this; the scenarios ask for it.

@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// What admins do: invites, the member list, removing a member, resetting a password.
 /// Admins manage members; they never read members' logs.

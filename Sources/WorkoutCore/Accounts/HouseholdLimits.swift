@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 import WorkoutProtocol
+import WorkoutRules
 
 /// The bounds on what a household keeps of members and invites, so that the lists that show
 /// them whole (HouseholdView, ListMembers, ListInvites) always fit the smallest frame a client

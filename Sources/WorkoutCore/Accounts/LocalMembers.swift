@@ -4,6 +4,7 @@ import LMDB
 import Storage
 import Synchronization
 package import WorkoutProtocol
+import WorkoutRules
 
 /// A member to create from the server machine, without an invite.
 package struct NewMember: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Synchronization
+package import WorkoutRules
 
 /// Slows down and then refuses repeated failed logins, per source address, per account and
 /// source, and per account alone, without ever locking a member out for long.

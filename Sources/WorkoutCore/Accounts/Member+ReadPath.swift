@@ -1,6 +1,7 @@
 import Foundation
 import LMDB
 import Storage
+import WorkoutRules
 
 /// The session check of a read, without decoding the stored session and user: a day's
 /// query (``HouseholdStore/authorizedTimeZone(_:in:now:)``), and the paged queries that need

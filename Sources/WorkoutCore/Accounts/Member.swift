@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// Stored users as the wire shows them, and the bookkeeping every member write shares:
 /// checking the session, bumping the revision, keeping the change log.

@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// Reading and changing one's own profile, and deleting one's own account.
 extension HouseholdStore {

@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 import WorkoutProtocol
+import WorkoutRules
 
 /// What every logging write shares: the per-day figures, streaks, achievements, tombstones.
 extension HouseholdStore {

@@ -2,6 +2,7 @@ package import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// One record of a bulk import, as a client would log it.
 package enum ImportedRecord: Sendable, Hashable {

@@ -1,5 +1,6 @@
 package import Foundation
 import Synchronization
+package import WorkoutRules
 
 /// Bounds how many import batches (`Logging.ImportRecords`) each member may send per minute,
 /// so one member's import of years of history shares the single writer with everyone's live

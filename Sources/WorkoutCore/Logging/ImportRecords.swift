@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// `Logging.ImportRecords`: a member brings their history in, in batches.
 ///

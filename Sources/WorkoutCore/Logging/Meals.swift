@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// Logging, editing and deleting meals. A meal holds its food items, so deleting the meal
 /// deletes them with it. Item figures are for the portion eaten.

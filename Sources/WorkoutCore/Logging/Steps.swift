@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// Daily steps: one figure per (local day, source); a source's later report replaces its
 /// earlier one, an older report is ignored, and the day's figure is the maximum over sources,

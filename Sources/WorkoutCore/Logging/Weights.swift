@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// Weight entries. The newest entry (by measurement time) also sets the profile's weight:
 /// logging an entry at least as new as the one that set it sets it; updating or deleting the

@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// Logging, editing and deleting workouts: the app's `recordWorkoutCompletion` and its inverse.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// "What changed since revision N": the change log, for sync and for the Watch stream.
 /// Each item keeps only its latest entry, so a page holds every changed item once, in its

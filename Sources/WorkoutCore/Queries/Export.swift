@@ -3,6 +3,7 @@ import LMDB
 import Storage
 import SwiftProtobuf
 package import WorkoutProtocol
+import WorkoutRules
 
 /// Where an export stands between two chunks: which kind of record comes next and the key to
 /// resume after. Each chunk is read in a read transaction of its own, when the stream has room

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+package import WorkoutRules
 
 /// Page tokens that are tamper-evident and bound to the query they were issued for.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// The questions an app asks all day. Every one is a range scan of one member's keys:
 /// O(log n + k), whatever the size of the tables. Page tokens are resume keys sealed for

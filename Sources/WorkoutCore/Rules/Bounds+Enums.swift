@@ -1,4 +1,5 @@
 package import SwiftProtobuf
+package import WorkoutRules
 
 extension Bounds {
     /// Checks that an enum field holds one of the values this server knows.

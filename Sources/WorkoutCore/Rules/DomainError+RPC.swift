@@ -1,4 +1,5 @@
 package import WorkoutProtocol
+package import WorkoutRules
 
 extension DomainError: RPCErrorConvertible {
     /// The refusal as the wire carries it: each domain code has its status of the same name.

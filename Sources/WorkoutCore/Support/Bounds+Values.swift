@@ -1,3 +1,5 @@
+package import WorkoutRules
+
 /// Validators that hand the checked value back, for assignments.
 extension Bounds {
     /// `value` after ``Bounds/text(_:field:bytes:allowControlCharacters:)`` accepted it.

@@ -3,6 +3,7 @@ import Testing
 import WorkoutBenchKit
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// The data a run preloads and asks for.
 @Suite("Data plan")

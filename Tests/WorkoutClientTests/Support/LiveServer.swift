@@ -46,11 +46,11 @@ final class LiveServer: @unchecked Sendable {
     var address: ServerAddress { ServerAddress(host: "127.0.0.1", port: port) }
 
     /// A client of this server (patient enough to ride out a restart).
-    func client(device: String = "test device", token: SessionToken? = nil) -> WorkoutClient {
+    func client(device: String = "test device", token: SessionToken? = nil, reconnect: ReconnectPolicy? = nil) -> WorkoutClient {
         WorkoutClient(
             configuration: .init(
                 address: address, deviceName: device, callTimeout: .seconds(20),
-                reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500), maximumAttempts: 12),
+                reconnect: reconnect ?? ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500), maximumAttempts: 12),
                 transportSecurity: .plainTCP()),
             sessionToken: token)
     }
@@ -58,8 +58,19 @@ final class LiveServer: @unchecked Sendable {
     /// Stops the server gracefully (GOAWAY to every connection) and starts a new one on the
     /// same port over the same store, as a restart of `workoutd` would.
     func restart(downtime: Duration = .milliseconds(300)) async throws {
-        await server.shutdown(gracePeriod: .seconds(2))
+        await stop()
         try await Task.sleep(for: downtime)
+        try start()
+    }
+
+    /// Stops the server gracefully; the store stays open. Clients see a server that cannot be
+    /// reached until ``start()``.
+    func stop() async {
+        await server.shutdown(gracePeriod: .seconds(2))
+    }
+
+    /// Starts a new server on the same port over the same store (after ``stop()``).
+    func start() throws {
         let port = port
         server = makeServer(household: household) { $0.port = port }
         _ = try server.start()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// PROTOCOL.md 17 and 22: Login answers INVALID_ARGUMENT `email` for an email that is not an
 /// email at all (no account can have one, so the answer reveals nothing), and the same

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// queries.proto: "A token is valid only with the same query parameters it was issued for;
 /// anything else is INVALID_ARGUMENT (field "page_token")" — tokens are tamper-evident and

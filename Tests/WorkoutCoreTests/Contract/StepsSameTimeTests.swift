@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// PROTOCOL.md 19, Steps: a report with the same reported_at_ms as the stored one replaces it
 /// when its count differs (the last received wins) and is a harmless retry when it is the same.

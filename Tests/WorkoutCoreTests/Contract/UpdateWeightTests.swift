@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// Logging.UpdateWeight (310) works as UpdateWorkout and UpdateMeal do: NOT_FOUND, expected
 /// revision, the change log and Watch; and it keeps the profile's weight on the newest entry.

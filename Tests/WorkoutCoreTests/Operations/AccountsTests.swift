@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// The owner, invites, registration, login and its throttling, passwords and sessions.
 @Suite("Accounts")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// A member reads and changes only their own records; sessions that ended stop working;
 /// admin operations need an admin; admins manage accounts, not logs.

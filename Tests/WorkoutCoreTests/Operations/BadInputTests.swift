@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// Every bounded field out of range: INVALID_ARGUMENT naming the exact field path
 /// (PROTOCOL.md section 20), and nothing stored changes.

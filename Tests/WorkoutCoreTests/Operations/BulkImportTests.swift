@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// Seeding a household from the server machine: members without invites, records in bulk.
 @Suite("Bulk import")

@@ -4,6 +4,7 @@ import Storage
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// Deleting an account (one's own, or an admin removing a member) deletes everything of the
 /// member: checked by scanning every table, typed and raw, afterwards.

@@ -8,6 +8,7 @@ import Testing
 import TestSupport
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// The instant every household starts at unless a test says otherwise: 2026-06-01T12:00:00Z.
 let householdStart: Int64 = 1_780_315_200_000

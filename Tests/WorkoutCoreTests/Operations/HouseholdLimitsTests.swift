@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// Issue 15: the answers that list things whole (a day's steps sources, the members, the
 /// invites) fit the smallest frame because the store bounds how many of them it keeps.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// Retried writes apply once; the same id with other content, or a deleted record's id, is
 /// refused; deletes are idempotent; concurrent writers keep totals exact.

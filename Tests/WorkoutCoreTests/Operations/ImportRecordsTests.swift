@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// `Logging.ImportRecords` on the store: batches with the Log* rules, all or nothing, paced.
 @Suite("Import batches")

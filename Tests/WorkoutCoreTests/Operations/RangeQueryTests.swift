@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// The range queries (workout history, meals of a day, weight progress, summaries) agree
 /// with a brute-force filter over what was logged: randomized records of several members in

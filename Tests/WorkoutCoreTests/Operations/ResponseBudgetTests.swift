@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// Issue 15: no query may have an answer that cannot be delivered. Every paged query ends a
 /// page where the next record would not fit the client's max frame size; MealsOfDay pages a

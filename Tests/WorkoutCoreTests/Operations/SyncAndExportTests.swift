@@ -3,6 +3,7 @@ import SwiftProtobuf
 import Testing
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// The change feed for sync, and the export of all of one's data.
 @Suite("Sync and export")

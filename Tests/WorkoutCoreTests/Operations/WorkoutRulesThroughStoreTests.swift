@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 import WorkoutCore
 import WorkoutProtocol
+import WorkoutRules
 
 /// The app's rules (points, levels, achievements, streaks) as the store applies them, end
 /// to end through logWorkout, updateWorkout, deleteWorkout, getProfile and achievements.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WorkoutCore
+import TestSupport
+import WorkoutRules
 
 /// Runs a validation expected to fail and returns its error.
 private func failure(_ body: () throws(DomainError) -> Void) -> DomainError? {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WorkoutCore
+import TestSupport
+import WorkoutRules
 
 @Suite("Streaks")
 struct StreaksTests {

@@ -1,5 +1,6 @@
 import Testing
-import WorkoutCore
+import TestSupport
+import WorkoutRules
 
 @Suite("Steps")
 struct StepsRuleTests {
