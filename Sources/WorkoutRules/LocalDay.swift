@@ -75,30 +75,13 @@ package struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible
     ///
     /// - Parameter epochDay: Days since 1970-01-01 (negative before it).
     package init(epochDay: Int32) {
-        // civil_from_days, after Howard Hinnant ("chrono-Compatible Low-Level Date
-        // Algorithms"): shift the epoch to 0000-03-01 so leap days end each 400-year era.
-        let z = Int64(epochDay) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097                                            // 0...146096
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365 // 0...399
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100) // 0...365, from March 1
-        let shiftedMonth = (5 * dayOfYear + 2) / 153                                // 0...11, March = 0
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        self.init(unchecked: Int32(year), Int32(month), Int32(day))
+        let date = CivilCalendar.date(dayNumber: Int64(epochDay))
+        self.init(unchecked: Int32(date.year), Int32(date.month), Int32(date.day))
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar (negative before it).
     package var epochDay: Int32 {
-        // days_from_civil, after Howard Hinnant.
-        let y = Int64(year) - (month <= 2 ? 1 : 0)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400                                              // 0...399
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1   // 0...365
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear // 0...146096
-        return Int32(era * 146_097 + dayOfEra - 719_468)
+        Int32(CivilCalendar.dayNumber(year: Int64(year), month: Int64(month), day: Int64(day)))
     }
 
     /// `YYYY-MM-DD`, e.g. `2026-03-29`.
@@ -152,7 +135,7 @@ package struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible
     /// - Parameter year: A year.
     /// - Returns: `true` for years divisible by 4, except centuries not divisible by 400.
     package static func isLeapYear(_ year: Int32) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        CivilCalendar.isLeapYear(Int64(year))
     }
 
     /// The number of days in a month.
@@ -162,12 +145,7 @@ package struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible
     ///   - month: The month, 1...12.
     /// - Returns: 28...31, or 0 for a month outside 1...12.
     package static func daysInMonth(year: Int32, month: Int32) -> Int32 {
-        switch month {
-        case 1, 3, 5, 7, 8, 10, 12: 31
-        case 4, 6, 9, 11: 30
-        case 2: isLeapYear(year) ? 29 : 28
-        default: 0
-        }
+        Int32(CivilCalendar.daysInMonth(year: Int64(year), month: Int64(month)))
     }
 
     // MARK: Instants

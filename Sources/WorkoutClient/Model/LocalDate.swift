@@ -1,8 +1,8 @@
 // LocalDate: a calendar day as a member lived it, with no time and no zone (the wire's
 // `LocalDate {year, month, day}`).
 //
-// Arithmetic is done on the proleptic Gregorian day number (days since 1970-01-01) with
-// Howard Hinnant's `days_from_civil` / `civil_from_days`, as the server does, so the
+// Arithmetic is done on the proleptic Gregorian day number (days since 1970-01-01) with the
+// shared rules' `CivilCalendar` (Howard Hinnant's algorithms), as the server's, so the
 // client's idea of "the day of an instant in a zone" matches the server's exactly:
 // `floor((t + offset(t)) / 1 day)`, with the zone's UTC offset at that instant.
 //
@@ -13,6 +13,7 @@
 
 public import Foundation
 import WorkoutProtocol
+import WorkoutRules
 
 /// A calendar day, e.g. 2026-11-22: the day a workout or meal belongs to, as the member
 /// lived it, with no time of day and no time zone.
@@ -184,28 +185,13 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, LosslessString
     ///
     /// - Parameter epochDay: Days since 1970-01-01 (negative before it).
     init(epochDay: Int) {
-        // civil_from_days (Howard Hinnant): shift the epoch to 0000-03-01 so that leap
-        // days end each 400-year era.
-        let z = epochDay + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097                                                  // 0...146096
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365 // 0...399
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)   // 0...365, from March 1
-        let shiftedMonth = (5 * dayOfYear + 2) / 153                                      // 0...11, March = 0
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        self.init(unchecked: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = CivilCalendar.date(dayNumber: Int64(epochDay))
+        self.init(unchecked: Int(date.year), Int(date.month), Int(date.day))
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar (negative before it).
     var epochDay: Int {
-        // days_from_civil (Howard Hinnant).
-        let y = year - (month <= 2 ? 1 : 0)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400                                                     // 0...399
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1      // 0...365
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear      // 0...146096
-        return era * 146_097 + dayOfEra - 719_468
+        Int(CivilCalendar.dayNumber(year: Int64(year), month: Int64(month), day: Int64(day)))
     }
 
     /// The number of days in a month: 28...31, or 0 for a month outside 1...12.
@@ -215,12 +201,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, LosslessString
     ///   - month: The month.
     /// - Returns: The month's length in days.
     static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 1, 3, 5, 7, 8, 10, 12: 31
-        case 4, 6, 9, 11: 30
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        default: 0
-        }
+        Int(CivilCalendar.daysInMonth(year: Int64(year), month: Int64(month)))
     }
 }
 

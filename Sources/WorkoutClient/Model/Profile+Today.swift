@@ -1,4 +1,5 @@
 public import Foundation
+import WorkoutRules
 
 // "Today" means the member's day: the server files a record under the day the profile's
 // time zone shows (unless the record names a zone of its own) and answers day queries in
@@ -7,11 +8,11 @@ public import Foundation
 // wrong day's meals.
 
 extension Profile {
-    /// The profile's time zone, ``timeZone``, as a `TimeZone`; UTC when this device does not
-    /// know the identifier (the server accepted it, so only an outdated time zone database
-    /// lacks it).
+    /// The profile's time zone, ``timeZone``, as a `TimeZone`, resolved by the same rules as
+    /// the server's; UTC when this device does not know the identifier (the server accepted
+    /// it, so only an outdated time zone database lacks it).
     public var zone: TimeZone {
-        TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)!
+        TimeZoneCatalog.zone(orUTC: timeZone)
     }
 
     /// The member's today: the day the profile's time zone shows at `now`, the day the server

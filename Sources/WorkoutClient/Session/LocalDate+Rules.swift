@@ -28,13 +28,6 @@ extension LocalDate {
     }
 }
 
-extension Profile {
-    /// The profile's zone as the rules resolve it (UTC when the name is unknown to this device).
-    var zone: TimeZone {
-        TimeZoneCatalog.zone(orUTC: timeZone)
-    }
-}
-
 extension TimeZoneCatalog {
     /// The zone with an accepted IANA name, or UTC.
     static func zone(orUTC name: String) -> TimeZone {

@@ -212,7 +212,7 @@ extension SessionContent {
         let newly = AchievementCatalog.newlyUnlocked(totalWorkouts: workouts, longestStreak: streak.longest, unlocked: unlocked)
         for definition in newly {
             var achievement = achievements.first { $0.id == definition.id }
-                ?? Achievement(id: definition.id, title: definition.title, description: definition.description,
+                ?? Achievement(id: definition.id, title: definition.title, details: definition.description,
                                points: Int(definition.points), target: Int(definition.target))
             achievement.unlocked = true
             achievement.unlockedAt = now

@@ -168,8 +168,8 @@ struct SessionContent: Sendable, Hashable, Codable {
         case .loggedMeal(let logged):
             upsert(logged.meal)
             return .week
-        case .updatedMeal(let meal):
-            upsert(meal)
+        case .updatedMeal(let updated):
+            upsert(updated.meal)
             return .week
         case .deletedMeal:
             guard let id = write.recordID else { return .week }

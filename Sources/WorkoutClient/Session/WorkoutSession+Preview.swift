@@ -64,7 +64,7 @@ extension WorkoutSession {
             let unlocked = progress >= definition.target
             if unlocked { unlockedPoints += UInt64(definition.points) }
             return Achievement(
-                id: definition.id, title: definition.title, description: definition.description, points: Int(definition.points),
+                id: definition.id, title: definition.title, details: definition.description, points: Int(definition.points),
                 unlocked: unlocked, unlockedAt: unlocked ? now.addingTimeInterval(-30 * 24 * hour) : nil,
                 progress: Int(progress), target: Int(definition.target))
         }

@@ -127,7 +127,7 @@ extension WorkoutSession {
     /// - Throws: ``WorkoutError``.
     public func deleteMeal(_ id: UUID) async throws(WorkoutError) {
         let deleted = try await guarded { try await $0.deleteMeal(id) }
-        applyAnswer(.deletedMeal(deleted: deleted), of: .deleteMeal(id))
+        applyAnswer(.deletedMeal(deleted), of: .deleteMeal(id))
     }
 
     /// Deletes a weigh-in; the series drops it at once.
@@ -135,6 +135,6 @@ extension WorkoutSession {
     /// - Throws: ``WorkoutError``.
     public func deleteWeight(_ id: UUID) async throws(WorkoutError) {
         let deleted = try await guarded { try await $0.deleteWeight(id) }
-        applyAnswer(.deletedWeight(deleted: deleted), of: .deleteWeight(id))
+        applyAnswer(.deletedWeight(deleted), of: .deleteWeight(id))
     }
 }
