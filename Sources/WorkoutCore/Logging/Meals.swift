@@ -15,10 +15,10 @@ extension HouseholdStore {
         default: throw DomainError.invalid("meal.meal_type", "meal.meal_type must be one of BREAKFAST, LUNCH, DINNER, SNACK, OTHER")
         }
         try Bounds.eventTime(meal.eatenAtMs, field: "meal.eaten_at_ms", now: now)
-        try Bounds.text(meal.name, field: "meal.name", bytes: 0...128)
+        try Bounds.text(meal.name, field: "meal.name", bytes: RecordLimits.mealNameBytes)
         if !meal.timeZone.isEmpty { _ = try TimeZoneCatalog.zone(named: meal.timeZone, field: "meal.time_zone") }
-        guard meal.items.count <= 100 else {
-            throw DomainError.invalid("meal.items", "meal.items must hold at most 100 items (got \(meal.items.count))")
+        guard meal.items.count <= RecordLimits.mealItemsMax else {
+            throw DomainError.invalid("meal.items", "meal.items must hold at most \(RecordLimits.mealItemsMax) items (got \(meal.items.count))")
         }
         var clean = Workout_V1_Meal()
         clean.id = id.data
@@ -28,12 +28,12 @@ extension HouseholdStore {
         clean.name = meal.name
         for (index, item) in meal.items.enumerated() {
             let field = "meal.items[\(index)]"
-            try Bounds.text(item.name, field: field + ".name", bytes: 1...128)
-            try Bounds.number(item.calories, field: field + ".calories", range: 0...10_000)
-            try Bounds.number(item.proteinG, field: field + ".protein_g", range: 0...1_000)
-            try Bounds.number(item.carbsG, field: field + ".carbs_g", range: 0...1_000)
-            try Bounds.number(item.fatG, field: field + ".fat_g", range: 0...1_000)
-            try Bounds.number(item.servings, field: field + ".servings", range: 0.01...100, allowZeroAsUnset: true)
+            try Bounds.text(item.name, field: field + ".name", bytes: RecordLimits.foodNameBytes)
+            try Bounds.number(item.calories, field: field + ".calories", range: RecordLimits.foodCalories)
+            try Bounds.number(item.proteinG, field: field + ".protein_g", range: RecordLimits.foodGrams)
+            try Bounds.number(item.carbsG, field: field + ".carbs_g", range: RecordLimits.foodGrams)
+            try Bounds.number(item.fatG, field: field + ".fat_g", range: RecordLimits.foodGrams)
+            try Bounds.number(item.servings, field: field + ".servings", range: RecordLimits.foodServings, allowZeroAsUnset: true)
             var cleanItem = Workout_V1_FoodItem()
             cleanItem.name = item.name
             cleanItem.calories = item.calories

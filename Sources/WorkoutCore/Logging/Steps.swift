@@ -39,8 +39,8 @@ extension HouseholdStore {
         guard day <= latestDay else {
             throw DomainError.invalid(field + ".day", "\(field).day must not be after \(latestDay) (got \(day))")
         }
-        try Bounds.text(report.source, field: field + ".source", bytes: 1...64)
-        try Bounds.integer(report.steps, field: field + ".steps", range: 0...200_000)
+        try Bounds.text(report.source, field: field + ".source", bytes: RecordLimits.stepsSourceBytes)
+        try Bounds.integer(Int(report.steps), field: field + ".steps", range: RecordLimits.stepsPerDay)
         try Bounds.eventTime(report.reportedAtMs, field: field + ".reported_at_ms", now: now)
         var clean = Workout_V1_StepsReport()
         clean.day = day.wire

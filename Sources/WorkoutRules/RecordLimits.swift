@@ -1,0 +1,41 @@
+// RecordLimits: the bounds of a record's fields (PROTOCOL.md section 20), in one place: the
+// server's validation (WorkoutCore's `validatedWorkout`, `validatedMeal`, …) checks requests
+// against them, and the client's import checks skip a record the server would refuse with
+// them, so the two cannot drift apart. Lengths are UTF-8 bytes, as on the wire.
+
+/// The bounds of the fields of workouts, meals, weigh-ins and steps reports.
+package enum RecordLimits {
+    /// A workout's type (`running`, `yoga`, …), in bytes.
+    package static let workoutTypeBytes = 1...64
+    /// A workout's duration, in seconds: up to a day.
+    package static let workoutDurationSeconds = 1...86_400
+    /// The energy a workout burned, in kcal.
+    package static let workoutCalories: ClosedRange<Double> = 0...20_000
+    /// Exercises completed in a workout.
+    package static let workoutExercises = 0...1_000
+    /// A workout's notes, in bytes.
+    package static let workoutNotesBytes = 0...1_000
+
+    /// A meal's name, in bytes (empty: unnamed).
+    package static let mealNameBytes = 0...128
+    /// The most food items a meal holds.
+    package static let mealItemsMax = 100
+    /// A food item's name, in bytes.
+    package static let foodNameBytes = 1...128
+    /// A food item's energy, in kcal.
+    package static let foodCalories: ClosedRange<Double> = 0...10_000
+    /// A food item's protein, carbohydrates or fat, in grams.
+    package static let foodGrams: ClosedRange<Double> = 0...1_000
+    /// A food item's servings (0: not stated).
+    package static let foodServings: ClosedRange<Double> = 0.01...100
+
+    /// A weigh-in, in kg.
+    package static let weightKg: ClosedRange<Double> = 10...500
+    /// A weigh-in's note, in bytes.
+    package static let weightNoteBytes = 0...256
+
+    /// A steps report's source (`phone`, `watch`, …), in bytes.
+    package static let stepsSourceBytes = 1...64
+    /// Steps in a day, from one source.
+    package static let stepsPerDay = 0...200_000
+}
