@@ -27,4 +27,9 @@ static inline uint64_t copenssl_op_no_renegotiation(void) {
     return SSL_OP_NO_RENEGOTIATION;
 }
 
+/// SSL_OP_CIPHER_SERVER_PREFERENCE: the server's order of cipher suites decides, not the client's.
+static inline uint64_t copenssl_op_cipher_server_preference(void) {
+    return SSL_OP_CIPHER_SERVER_PREFERENCE;
+}
+
 #endif

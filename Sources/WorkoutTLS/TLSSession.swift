@@ -203,11 +203,28 @@ package final class TLSSession {
     ///   ciphertext waits for the socket, or while OpenSSL holds part of a record.
     @discardableResult
     package func releaseBuffers() -> Bool {
-        guard isHandshakeComplete, !hasPendingCiphertext, BIO_ctrl_pending(incoming) == 0 else { return false }
+        guard Self.freeingBuffersIsSafe, isHandshakeComplete, !hasPendingCiphertext, BIO_ctrl_pending(incoming) == 0,
+              SSL_has_pending(ssl) == 0
+        else { return false }
         guard SSL_free_buffers(ssl) == 1 else { return false }
         unsent = []
         return true
     }
+
+    /// Whether the OpenSSL linked refuses `SSL_free_buffers` while part of a record is read
+    /// (CVE-2024-4741: before 3.0.14, 3.1.6, 3.2.2 and 3.3.1 it freed the buffer anyway); on
+    /// older ones sessions keep their buffers.
+    package static let freeingBuffersIsSafe: Bool = {
+        let version = OpenSSL_version_num()                      // 0xMNN00PP0
+        let (major, minor, patch) = (version >> 28, (version >> 20) & 0xFF, (version >> 4) & 0xFF)
+        switch (major, minor) {
+        case (3, 0): return patch >= 14
+        case (3, 1): return patch >= 6
+        case (3, 2): return patch >= 2
+        case (3, 3): return patch >= 1
+        default: return major > 3 || (major == 3 && minor >= 4)
+        }
+    }()
 
     // MARK: OpenSSL's error queue
 

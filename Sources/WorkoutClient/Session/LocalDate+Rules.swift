@@ -24,7 +24,11 @@ extension LocalDate {
         let zone = (try? TimeZoneCatalog.zone(named: zoneName, field: "time_zone"))
             ?? (try? TimeZoneCatalog.zone(named: fallbackZone, field: "time_zone"))
             ?? TimeZoneCatalog.utc
-        return LocalDate(LocalDay.containing(instant: instant.wireMilliseconds, in: zone))
+        // An instant the server would refuse (before 2000, or ages ahead) may wait in the outbox;
+        // its guessed day need not be right, only computable: within ±31,000 years the rules'
+        // arithmetic cannot overflow.
+        let bound: Int64 = 1_000_000_000_000_000
+        return LocalDate(LocalDay.containing(instant: min(max(instant.wireMilliseconds, -bound), bound), in: zone))
     }
 }
 

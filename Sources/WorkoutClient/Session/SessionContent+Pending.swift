@@ -30,7 +30,7 @@ extension SessionContent {
         var pendingIDs = Set<UUID>()
         var addedWorkoutDays: [LocalDate] = []
         var workoutsChanged = false
-        for entry in pending where entry.refusal == nil {
+        for entry in pending where entry.refusal == nil && Self.withinBounds(entry.write, now: now) {
             if let id = entry.write.recordID { pendingIDs.insert(id) }
             switch entry.write {
             case .logWorkout(let workout), .updateWorkout(let workout, _):
@@ -129,6 +129,20 @@ extension SessionContent {
         recentWorkouts.sort(by: Self.newestFirst)
         if recentWorkouts.count > Self.recentWorkoutLimit {
             recentWorkouts.removeLast(recentWorkouts.count - Self.recentWorkoutLimit)
+        }
+    }
+
+    /// Whether the server can take the write's record by the shared bounds (``ImportChecks``):
+    /// one it will refuse is not guessed into the figures (its numbers could be anything, an
+    /// instant ages away or a duration past `Int`'s sums); it shows in the outbox until the
+    /// refusal comes back.
+    static func withinBounds(_ write: PendingWrite, now: Date) -> Bool {
+        switch write {
+        case .logWorkout(let workout), .updateWorkout(let workout, _): ImportChecks.problem(with: .workout(workout), now: now) == nil
+        case .logMeal(let meal), .updateMeal(let meal, _): ImportChecks.problem(with: .meal(meal), now: now) == nil
+        case .logWeight(let entry), .updateWeight(let entry, _): ImportChecks.problem(with: .weight(entry), now: now) == nil
+        case .reportSteps(let report): ImportChecks.problem(with: .steps(report), now: now) == nil
+        case .deleteWorkout, .deleteMeal, .deleteWeight: true
         }
     }
 

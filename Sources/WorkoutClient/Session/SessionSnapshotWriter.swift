@@ -1,4 +1,11 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes one session model's snapshots one at a time and never an older one over a newer one:
 /// saves are numbered when they are taken (on the main actor) and written off it, possibly out
@@ -22,6 +29,19 @@ final class SessionSnapshotWriter: Sendable {
             guard number > last else { return }
             try file.write(bytes)
             last = number
+        }
+    }
+
+    /// Deletes the snapshot, and drops every save taken before (one already writing finishes
+    /// first, under the lock, and is then removed): after signing out nothing of the member
+    /// comes back on disk.
+    ///
+    /// - Parameter path: The snapshot file.
+    func delete(at path: String) {
+        let number = nextNumber()
+        lastWritten.withLock { last in
+            _ = unlink(path)
+            last = max(last, number)
         }
     }
 }

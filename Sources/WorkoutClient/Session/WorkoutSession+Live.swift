@@ -94,7 +94,12 @@ extension WorkoutSession {
         // The saved revision is ahead of the server's (restored from an older backup): start over.
         if failure.code == .outOfRange, status == .signedIn {
             Task { [weak self] in try? await self?.load() }
+            return
         }
+        // The stream will not come back by itself (the client closed, an event it cannot
+        // read): whoever waits for live hears why now, and a later catch-up starts afresh.
+        watchTask = nil
+        failLiveWaiters(failure)
     }
 
     /// Applies a Watch event: each change in its current state, in revision order; then shows

@@ -41,9 +41,10 @@ extension WorkoutSession {
             SessionSnapshotFile(path: snapshotPath, maxBytes: maxSnapshotBytes)
         }
 
-        /// Removes the snapshot (after signing out).
-        func deleteSnapshot() {
-            try? FileManager.default.removeItem(atPath: snapshotPath)
+        /// Removes the snapshot (after signing out) through `writer`, so that no save taken
+        /// before writes it back.
+        func deleteSnapshot(through writer: SessionSnapshotWriter) {
+            writer.delete(at: snapshotPath)
         }
     }
 

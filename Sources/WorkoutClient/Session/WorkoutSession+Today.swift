@@ -111,6 +111,7 @@ extension WorkoutSession {
         guard refillTask == nil, !isClosed else { return }
         let started = epoch
         refillTask = Task { [weak self, client] in
+            defer { self?.refillTask = nil }
             do {
                 let page = try await client.workoutHistory(pageSize: Self.recentWorkoutLimit)
                 guard let self, epoch == started else { return }
@@ -126,7 +127,6 @@ extension WorkoutSession {
             } catch {
                 self?.noteBackground(error, epoch: started)
             }
-            self?.refillTask = nil
         }
     }
 

@@ -221,7 +221,7 @@ public final class WorkoutSession {
     public func logout() async throws(WorkoutError) {
         stopWatching()
         clear(to: .signedOut)
-        storage?.deleteSnapshot()
+        storage?.deleteSnapshot(through: snapshotWriter)
         try await client.logout()
     }
 

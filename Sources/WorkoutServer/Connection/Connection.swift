@@ -100,9 +100,10 @@ final class Connection: @unchecked Sendable {
             timer.setEventHandler { [self] in
                 perform(machine.tick(now: Self.now()))
                 flush()
-                // The timer fires on a quiet connection (a keepalive check, at the latest
-                // after the PING interval): one without calls gives its TLS buffers back.
-                if !isClosed, machine.callsInFlight == 0 { transport.releaseIdleBuffers() }
+                // The timer fires on a quiet connection (a keepalive check, at the latest after
+                // the PING interval), a Watch's included: it gives its TLS buffers back, which
+                // the session refuses while a record is half in or ciphertext waits.
+                if !isClosed { transport.releaseIdleBuffers() }
             }
             readSource = read
             writeSource = write

@@ -41,6 +41,21 @@ struct PendingMergeTests {
                     refusal: refused ? WriteRefusal(code: .invalidArgument, message: "no", refusedAt: now) : nil)
     }
 
+    @Test("a write the server will refuse by its bounds (an instant ages away, a duration past Int's sums) is not guessed into the figures, and does not trap")
+    func outOfBoundsWritesAreNotGuessed() {
+        let farAway = Workout(type: "running", durationSeconds: 1_800, performedAt: Date(timeIntervalSince1970: 1e15))
+        let endless = Workout(type: "running", durationSeconds: .max, caloriesBurned: 100, performedAt: Self.now.addingTimeInterval(-60))
+        let heavy = WeightEntry(weightKg: .infinity, measuredAt: Self.now.addingTimeInterval(-60))
+        let before = Self.content()
+        let (merged, pending) = before.merging(
+            [Self.entry(1, .logWorkout(farAway)), Self.entry(2, .logWorkout(endless)), Self.entry(3, .logWeight(heavy))], now: Self.now)
+        #expect(pending.isEmpty)
+        #expect(merged.totals == before.totals)
+        #expect(merged.recentWorkouts == before.recentWorkouts)
+        #expect(merged.week == before.week)
+        #expect(merged.weights == before.weights)
+    }
+
     @Test("a workout logged offline today: listed, counted, the streak extended, achievements unlocked, points and level by the rules")
     func offlineWorkout() {
         let workout = Workout(type: "cycling", durationSeconds: 2_400, caloriesBurned: 300, performedAt: Self.now.addingTimeInterval(-3_600))
