@@ -361,6 +361,10 @@ public final class WorkoutSession {
         dayTask?.cancel()
         dayTask = nil
         for task in [weekTask, refillTask, syncTask, saveTask] { task?.cancel() }
+        // Forgotten too, so that a refresh or a save asked for after signing in again starts
+        // at once instead of waiting behind a cancelled task (the snapshot writer keeps saves
+        // in order whatever runs at once).
+        (weekTask, refillTask, syncTask, saveTask) = (nil, nil, nil, nil)
         saveRequested = false
         status = newStatus
         content = SessionContent()
