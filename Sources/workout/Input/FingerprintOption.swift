@@ -9,16 +9,16 @@ struct FingerprintOption: ParsableArguments {
         valueName: "fingerprint"))
     var fingerprint: String?
 
+    /// What a fingerprint looks like, for messages about one that is not.
+    static let expectedForm = "52 letters and digits of base32, in groups as `workoutd fingerprint` prints them"
+
     /// The fingerprint given, or `nil` when none was.
     ///
     /// - Throws: ``CLIError`` (usage) when the text is not a fingerprint.
     func parsed() throws -> ServerFingerprint? {
         guard let fingerprint else { return nil }
         guard let parsed = ServerFingerprint(fingerprint) else {
-            throw CLIError(.usage, """
-                --fingerprint: "\(fingerprint)" is not a key fingerprint (52 letters and digits of base32, \
-                in groups as `workoutd fingerprint` prints them)
-                """)
+            throw CLIError(.usage, "--fingerprint: \"\(fingerprint)\" is not a key fingerprint (\(Self.expectedForm))")
         }
         return parsed
     }

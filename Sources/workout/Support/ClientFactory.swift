@@ -52,11 +52,8 @@ enum ClientFactory {
     static func fingerprint(fromEnvironment environment: [String: String]) -> ServerFingerprint? {
         guard let text = environment["WORKOUT_SERVER_FINGERPRINT"], !text.isEmpty else { return nil }
         guard let parsed = ServerFingerprint(text) else {
-            FileHandle.standardError.write(Data("""
-                workout: WORKOUT_SERVER_FINGERPRINT="\(text)" is not a key fingerprint (52 letters and digits of base32, \
-                in groups as `workoutd fingerprint` prints them); it is not used.
-
-                """.utf8))
+            FileHandle.standardError.write(Data(
+                "workout: WORKOUT_SERVER_FINGERPRINT=\"\(text)\" is not a key fingerprint (\(FingerprintOption.expectedForm)); it is not used.\n\n".utf8))
             return nil
         }
         return parsed

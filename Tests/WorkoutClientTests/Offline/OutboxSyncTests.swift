@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import ServerTestSupport
 import Testing
 import TestSupport
@@ -33,15 +30,7 @@ struct OutboxSyncTests {
 
     /// A client of a port nobody listens on, impatient.
     static func unreachableClient() throws -> WorkoutClient {
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        close(socket)
+        let port = try ScriptedServer().port  // closed again at once: nothing listens there
         return WorkoutClient(configuration: .init(
             address: ServerAddress(host: "127.0.0.1", port: port), connectTimeout: .seconds(2),
             reconnect: .interactive, transportSecurity: .plainTCP()))
