@@ -12,7 +12,7 @@
 #   Benchmarks/micro-callgrind.sh read            # one operation
 #   TOP=20 Benchmarks/micro-callgrind.sh read     # and where the instructions and mallocs go
 #
-# Operations and their default counts (N1/N2): read and query 1000/3000, tls 2000/10000, write 200/1000,
+# Operations and their default counts (N1/N2): read and query 1000/3000, tls 2000/10000, handshake 100/500, write 200/1000,
 # write32 (32 LogWeight calls together) 20/100. OUT=DIR keeps the callgrind.out files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ command -v valgrind >/dev/null || { echo "micro-callgrind.sh: valgrind is not in
 operations=("$@")
 [ ${#operations[@]} -gt 0 ] || operations=(read query write write32 tls)
 for operation in "${operations[@]}"; do
-  case "$operation" in read|query|write|write32|tls) ;; *) echo "micro-callgrind.sh: unknown operation '$operation' (read, query, write, write32, tls)" >&2; exit 64 ;; esac
+  case "$operation" in read|query|write|write32|tls|handshake) ;; *) echo "micro-callgrind.sh: unknown operation '$operation' (read, query, write, write32, tls, handshake)" >&2; exit 64 ;; esac
 done
 swift build -c release --product workout-microbench >&2
 bin="$(swift build -c release --show-bin-path)"
@@ -34,6 +34,7 @@ for operation in "${operations[@]}"; do
   case "$operation" in
     read|query) n1=1000 n2=3000 ;;
     tls) n1=2000 n2=10000 ;;
+    handshake) n1=100 n2=500 ;;
     write) n1=200 n2=1000 ;;
     write32) n1=20 n2=100 ;;
   esac

@@ -26,6 +26,8 @@ enum ProfileRun {
         case write32
         /// ``TLSRoundTrip/roundTrip()``: a request and its reply through a client's and a server's TLS sessions.
         case tls
+        /// ``TLSHandshake/handshake()``: a full TLS handshake, both sides.
+        case handshake
     }
 
     /// Parses `OPERATION:COUNT`.
@@ -54,6 +56,11 @@ enum ProfileRun {
             let sessions = try TLSRoundTrip()
             for _ in 0..<count {
                 try sessions.roundTrip()
+            }
+        case .handshake:
+            let contexts = try TLSHandshake()
+            for _ in 0..<count {
+                try contexts.handshake()
             }
         case .write, .write32:
             let calls = try await LogWeightCalls()

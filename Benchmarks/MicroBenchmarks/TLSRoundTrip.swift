@@ -45,7 +45,7 @@ final class TLSRoundTrip {
     }
 
     /// Hands every pending ciphertext byte of `from` to `to`, as a socket would.
-    private static func carry(_ from: TLSSession, to: TLSSession) throws {
+    static func carry(_ from: TLSSession, to: TLSSession) throws {
         while from.hasPendingCiphertext {
             let count = try from.pendingCiphertext { bytes throws(TLSError) in
                 try to.receive(bytes)

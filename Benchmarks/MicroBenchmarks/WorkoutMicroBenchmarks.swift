@@ -21,7 +21,8 @@ import Foundation
 ///   decoded, answered from a real LMDB store, the RESPONSE framed (``ReadPathBenchmarks``);
 /// - a write: `Logging.LogWeight` through the store's group-commit writer, durable, one at a
 ///   time and many together (``WritePathBenchmarks``);
-/// - TLS's share of a call: a request and its reply through two TLS sessions (``TLSBenchmarks``).
+/// - TLS's share of a call: a request and its reply through two TLS sessions; and a whole TLS
+///   handshake (``TLSBenchmarks``).
 @main
 struct WorkoutMicroBenchmarks: BenchmarkRunnerHooks {
     static func registerBenchmarks() {

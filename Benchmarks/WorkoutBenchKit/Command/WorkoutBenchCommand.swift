@@ -69,7 +69,7 @@ package struct WorkoutBenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Every account's password.", valueName: "password"))
     package var password = DataPlan.defaultPassword
 
-    @Flag(help: "Speak TLS to the server (the embedded one then serves TLS; its key is not pinned: this measures TLS's cost).")
+    @Flag(help: "Speak TLS to the server (the embedded one then serves TLS; its key is pinned on the first handshake, as a device pins it).")
     var tls = false
 
     @Flag(name: .customLong("no-server-stats"), help: "Do not log in as the admin nor ask Admin.Stats (no server figures).")

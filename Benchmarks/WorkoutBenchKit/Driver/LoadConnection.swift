@@ -97,6 +97,15 @@ final class LoadConnection {
     /// The largest payload this client accepts (announced as ClientHello.max_frame_size).
     static let maxReceivedFrameSize = 4 << 20
 
+    /// The TLS settings, or `nil` for plain TCP.
+    private let tlsContext: TLSContext?
+    /// The server key every TLS handshake must show (shared by the run's connections).
+    private let serverKey: ServerKeyPin
+    /// This socket's TLS session (made in ``finishConnect()``).
+    private var tls: TLSSession?
+    /// Ciphertext read from the socket, before OpenSSL takes it.
+    private var ciphertext: [UInt8] = []
+
     /// A closed connection.
     ///
     /// - Parameters:
@@ -106,18 +115,14 @@ final class LoadConnection {
     ///   - maxCallsInFlight: The most calls it will have in flight.
     ///   - receiveCapacity: The receive buffer's starting size (it grows for larger frames).
     ///   - acceptsCompression: Whether its HELLO lets the server compress responses.
-    /// The TLS settings, or `nil` for plain TCP.
-    private let tlsContext: TLSContext?
-    /// This socket's TLS session (made in ``finishConnect()``).
-    private var tls: TLSSession?
-    /// Ciphertext read from the socket, before OpenSSL takes it.
-    private var ciphertext: [UInt8] = []
-
+    ///   - tls: The TLS settings, or `nil` for plain TCP.
+    ///   - serverKey: The server key its TLS handshakes must show.
     init(
         token: Int, role: Role, member: Int, maxCallsInFlight: Int, receiveCapacity: Int, acceptsCompression: Bool,
-        tls: TLSContext? = nil
+        tls: TLSContext? = nil, serverKey: ServerKeyPin = ServerKeyPin()
     ) {
         self.tlsContext = tls
+        self.serverKey = serverKey
         self.token = token
         self.role = role
         self.member = member
@@ -308,6 +313,7 @@ final class LoadConnection {
         try ciphertext[..<count].withUnsafeBytes { try tls.receive($0) }
         if !tls.isHandshakeComplete {
             guard try tls.advanceHandshake() else { return count }
+            try serverKey.check(tls.peerPublicKey)  // as a device checks its pin
         }
         while true {
             receive.makeRoom(for: 16 << 10)

@@ -148,33 +148,38 @@ final class LoadDriver {
         } catch {
             throw BenchFailure("--tls: the client's TLS context could not be made: \(error)")
         }
+        let serverKey = ServerKeyPin()
         let scripted = !settings.scenario.isRequestLoop
         let depth = scripted ? 4 : settings.pipeline
         if settings.askServerStats {
             let connection = LoadConnection(
                 token: connections.count, role: .admin, member: -1, maxCallsInFlight: 4, receiveCapacity: 64 << 10,
-                acceptsCompression: settings.acceptsCompression, tls: tlsContext)
+                acceptsCompression: settings.acceptsCompression, tls: tlsContext,
+                serverKey: serverKey)
             connections.append(connection)
             admin = connection
         }
         for index in 0..<settings.connections {
             let connection = LoadConnection(
                 token: connections.count, role: .load, member: index % settings.plan.members, maxCallsInFlight: max(depth, 2),
-                receiveCapacity: 256 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext)
+                receiveCapacity: 256 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext,
+                serverKey: serverKey)
             connections.append(connection)
             load.append(connection)
         }
         for index in 0..<settings.idleConnections {
             let connection = LoadConnection(
                 token: connections.count, role: .idle, member: index % settings.membersUsed, maxCallsInFlight: 1,
-                receiveCapacity: 4 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext)
+                receiveCapacity: 4 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext,
+                serverKey: serverKey)
             connections.append(connection)
             idle.append(connection)
         }
         for index in 0..<settings.watchStreams {
             let connection = LoadConnection(
                 token: connections.count, role: .watch, member: (index * LoadSettings.soakMembersPerWatch) % settings.membersUsed,
-                maxCallsInFlight: 2, receiveCapacity: 64 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext)
+                maxCallsInFlight: 2, receiveCapacity: 64 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext,
+                serverKey: serverKey)
             connections.append(connection)
             watches.append(connection)
         }
