@@ -201,6 +201,7 @@ let package = Package(
             name: "WorkoutClientTests",
             dependencies: [
                 "WorkoutClient", "WorkoutProtocol", "TestSupport", "ServerTestSupport", "WorkoutServer", "WorkoutCore",
+                .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings
         ),

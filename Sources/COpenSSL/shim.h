@@ -15,6 +15,11 @@ static inline int copenssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) 
     return (int)SSL_CTX_set_min_proto_version(ctx, version);
 }
 
+/// SSL_CTX_set_max_proto_version(ctx, version): the highest TLS version the context speaks.
+static inline int copenssl_ctx_set_max_proto_version(SSL_CTX *ctx, int version) {
+    return (int)SSL_CTX_set_max_proto_version(ctx, version);
+}
+
 /// BIO_set_mem_eof_return(bio, value): what a read of an empty memory BIO returns; -1
 /// makes it a "retry" (SSL_ERROR_WANT_READ) instead of end of file.
 static inline int copenssl_bio_set_mem_eof_return(BIO *bio, int value) {

@@ -35,14 +35,30 @@ package final class TLSContext: @unchecked Sendable {
         try TLSContext(role: .client)
     }
 
+    /// The newest TLS version a context agrees on.
+    package enum NewestVersion: Sendable {
+        /// TLS 1.3, what every context of the server and the client speaks.
+        case tls13
+        /// TLS 1.2, the floor: for tests of how a client meets a server that stops there.
+        case tls12
+    }
+
     /// A server context presenting `certificatePEM` and proving it with `privateKeyPEM`.
     ///
     /// - Parameters:
     ///   - certificatePEM: The server's certificate, PEM.
     ///   - privateKeyPEM: Its private key, PEM (PKCS#8 or the key type's own format).
+    ///   - newestVersion: The newest TLS version it agrees on (TLS 1.3 unless a test says otherwise).
     /// - Throws: ``TLSError`` when either does not parse or they do not belong together.
-    package static func server(certificatePEM: String, privateKeyPEM: String) throws(TLSError) -> TLSContext {
+    package static func server(
+        certificatePEM: String, privateKeyPEM: String, newestVersion: NewestVersion = .tls13
+    ) throws(TLSError) -> TLSContext {
         let context = try TLSContext(role: .server)
+        if newestVersion == .tls12 {
+            guard copenssl_ctx_set_max_proto_version(context.handle, TLS1_2_VERSION) == 1 else {
+                throw TLSError.drainingQueue("cannot limit the server to TLS 1.2")
+            }
+        }
         try context.usePEM(certificate: certificatePEM, privateKey: privateKeyPEM)
         return context
     }

@@ -1,13 +1,14 @@
 import Foundation
 
-/// A fresh directory under the system's temporary directory, removed when `body` returns.
+/// A fresh directory under the system's temporary directory, only its owner's (mode 0700, as a
+/// user's own folders for keys and pins are), removed when `body` returns.
 ///
 /// - Parameter body: gets the directory's path.
 /// - Returns: what `body` returns.
 public func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
     let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("workout-test-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try body(path)
 }
@@ -16,7 +17,7 @@ public func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R 
 public func withTemporaryDirectory<R>(_ body: (String) async throws -> R) async throws -> R {
     let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("workout-test-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try await body(path)
 }

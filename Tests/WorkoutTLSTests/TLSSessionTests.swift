@@ -71,6 +71,20 @@ struct TLSSessionTests {
         #expect(try Self.readAll(server) == Array("after".utf8))
     }
 
+    @Test("A server context limited to TLS 1.2 agrees on TLS 1.2 with the client, which pins the same key")
+    func tls12Server() throws {
+        let (identity, _) = try ServerIdentity.generate()
+        let server = try TLSSession(context: TLSContext.server(
+            certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM, newestVersion: .tls12))
+        let client = try TLSSession(context: TLSContext.client())
+        try Self.handshake(client, server)
+        #expect(client.isHandshakeComplete && server.isHandshakeComplete)
+        #expect(client.protocolVersion == "TLSv1.2")
+        #expect(server.protocolVersion == "TLSv1.2")
+        let key = try #require(client.peerPublicKey)
+        #expect(KeyFingerprint(publicKey: key) == identity.fingerprint)
+    }
+
     @Test("A client and a server complete a TLS 1.3 handshake and carry data both ways")
     func handshakeAndData() throws {
         let (client, server, identity) = try Self.pair()

@@ -188,11 +188,15 @@ final class ClientConnection: @unchecked Sendable {
                         return
                     }
                     handshakeWaiter = continuation
-                    // The server's key was checked (or there is no TLS): the protocol may begin.
-                    transport.applicationDataAllowed = true
                     if !sourcesStarted {
                         startSources()
                         perform(machine.start(now: Self.now()))
+                    }
+                    // The server's key was checked (or there is no TLS): the protocol may begin.
+                    // What the server sent meanwhile reaches the machine only now, with the
+                    // waiter in place for its HELLO or its refusal.
+                    transport.allowApplicationData { plaintext in
+                        perform(machine.received(plaintext, now: Self.now()))
                     }
                     flush()
                 }

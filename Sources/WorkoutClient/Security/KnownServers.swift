@@ -10,7 +10,9 @@ import Darwin
 /// server, `host:port FINGERPRINT`.
 ///
 /// A file of pins decides whom passwords go to, so it is refused when anybody but its owner
-/// could change it: owned by another user, or writable by group or others. It is written
+/// could change it: owned by another user, writable by group or others, a link, or in a
+/// folder that others could change (unless sticky, as `/tmp`). What is checked is what was
+/// opened, not the path again. It is written
 /// with mode 0600, atomically (a temporary file of a unique name renamed over it, then the
 /// directory synced), under an exclusive lock on `PATH.lock` so that processes pinning at
 /// the same time keep each other's pins, and read with bounds (at most ``maxFileSize`` bytes).
@@ -111,9 +113,20 @@ public final class KnownServers: Sendable {
 
     private func readPins() throws(WorkoutError) -> [String: ServerFingerprint] {
         guard let path else { return [:] }
+        try Self.checkDirectory(of: path)
+        // The checks look at what was opened, not at the path again: a file swapped in between
+        // is not read. No link is followed, and a FIFO does not block the open.
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: return [:]
+            case ELOOP: throw Self.failure("\(path) is not a regular file; refusing it as the pinned server keys")
+            default: throw Self.failure("cannot read the pinned server keys in \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { _ = Foundation.close(descriptor) }
         var status = stat()
-        guard lstat(path, &status) == 0 else {
-            if errno == ENOENT { return [:] }
+        guard fstat(descriptor, &status) == 0 else {
             throw Self.failure("cannot read the pinned server keys in \(path): \(String(cString: strerror(errno)))")
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
@@ -127,9 +140,7 @@ public final class KnownServers: Sendable {
             throw Self.failure(
                 "\(path) can be changed by other users (mode \(mode)); refusing the pinned server keys in it. Run `chmod 600 \(path)`")
         }
-        guard Int(status.st_size) <= Self.maxFileSize, let data = FileManager.default.contents(atPath: path),
-            data.count <= Self.maxFileSize
-        else {
+        guard Int(status.st_size) <= Self.maxFileSize, let data = Self.readAll(descriptor, atMost: Self.maxFileSize) else {
             throw Self.failure("\(path) is larger than \(Self.maxFileSize) bytes or unreadable")
         }
         var pins: [String: ServerFingerprint] = [:]
@@ -144,6 +155,41 @@ public final class KnownServers: Sendable {
             pins[address.description] = fingerprint
         }
         return pins
+    }
+
+    /// Refuses pins in a directory that another user could change: one that user could
+    /// delete the file from (to be asked about the server again, as on first use) or put
+    /// another in. A directory owned by this user or root, not writable by group or others
+    /// unless sticky (as `/tmp`, where nobody removes another's file), is safe.
+    private static func checkDirectory(of path: String) throws(WorkoutError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var status = stat()
+        guard stat(directory, &status) == 0 else {
+            if errno == ENOENT { return }  // no pins yet: remember() fails to write there anyway
+            throw failure("cannot read the folder of the pinned server keys, \(directory): \(String(cString: strerror(errno)))")
+        }
+        guard status.st_uid == getuid() || status.st_uid == 0 else {
+            throw failure("\(directory) belongs to another user; refusing the pinned server keys in it")
+        }
+        guard status.st_mode & 0o022 == 0 || status.st_mode & S_ISVTX != 0 else {
+            let mode = String(status.st_mode & 0o777, radix: 8)
+            throw failure(
+                "\(directory) can be changed by other users (mode \(mode)); refusing the pinned server keys in it. Run `chmod 700 \(directory)`")
+        }
+    }
+
+    /// Reads `descriptor` to its end; `nil` past `limit` bytes or on an error.
+    private static func readAll(_ descriptor: Int32, atMost limit: Int) -> Data? {
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var filled = 0
+        while filled <= limit {
+            let count = bytes[filled...].withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return Data(bytes[..<filled]) }
+            filled += count
+        }
+        return nil
     }
 
     private static func failure(_ message: String) -> WorkoutError {

@@ -20,10 +20,17 @@ final class ClientTransport {
     let engine: (any TLSClientEngine)?
     private let server: ServerAddress
 
-    /// Whether the machine's plaintext may go out: with TLS, only once the connection has
-    /// checked the server's key (the handshake alone is not enough), so not even the HELLO
-    /// reaches a server that is not trusted.
-    var applicationDataAllowed: Bool
+    /// Whether application data flows: with TLS, only once the connection has checked the
+    /// server's key (the handshake alone is not enough). Until then not even the HELLO reaches
+    /// a server that is not trusted, and nothing such a server sends reaches the machine: a
+    /// preface and GOAWAY sent with its last handshake message must not close the connection
+    /// with the server's words before the key check can say the key changed.
+    private(set) var applicationDataAllowed: Bool
+    /// Plaintext the server sent before its key was checked, given to the machine once it is.
+    private var heldPlaintext: [UInt8] = []
+    /// The most plaintext held before the key check. A server of this protocol sends nothing
+    /// before the client's preface; a server that sends this much is not one.
+    static let maxHeldPlaintext = 64 * 1_024
 
     init(engine: (any TLSClientEngine)?, server: ServerAddress) {
         self.engine = engine
@@ -74,6 +81,7 @@ final class ClientTransport {
             deliver(bytes)
             return
         }
+        var heldTooMuch = false
         do {
             try engine.receive(bytes)
             if !engine.isHandshakeComplete {
@@ -82,12 +90,34 @@ final class ClientTransport {
             while true {
                 let count = try engine.readPlaintext(into: scratch)
                 if count == 0 { break }
-                deliver(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+                let plaintext = UnsafeRawBufferPointer(rebasing: scratch[..<count])
+                if applicationDataAllowed {
+                    deliver(plaintext)
+                } else if heldPlaintext.count + count <= Self.maxHeldPlaintext {
+                    heldPlaintext.append(contentsOf: plaintext)
+                } else {
+                    heldTooMuch = true
+                    break
+                }
             }
         } catch {
             throw explained(error)
         }
+        if heldTooMuch {
+            throw .unavailable("the server at \(server) sent more than \(Self.maxHeldPlaintext) bytes before its key was checked")
+        }
         if engine.peerClosed { throw .unavailable("the server ended the TLS session") }
+    }
+
+    /// Lets application data flow, now that the server's key was checked (or there is no
+    /// TLS): the machine's plaintext may go out, and `deliver` gets what the server sent
+    /// meanwhile.
+    func allowApplicationData(deliver: (UnsafeRawBufferPointer) -> Void) {
+        applicationDataAllowed = true
+        guard !heldPlaintext.isEmpty else { return }
+        let held = heldPlaintext
+        heldPlaintext = []
+        held.withUnsafeBytes { deliver($0) }
     }
 
     /// Sends what waits, then as much of `plaintext` as the socket takes.
@@ -128,6 +158,28 @@ final class ClientTransport {
         return nil
     }
 
+    /// The most Unicode scalars of a refusal sent before TLS that an error repeats.
+    static let maxUnverifiedWords = 200
+
+    /// Words sent in the clear, by whoever answered at the server's address (nothing proves who):
+    /// fit to repeat in an error shown on a terminal or a screen. Control and format characters
+    /// (escape sequences, direction overrides) are dropped, and at most
+    /// ``maxUnverifiedWords`` Unicode scalars are kept.
+    static func unverifiedWords(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: continue
+            default: break
+            }
+            guard count < maxUnverifiedWords else { return String(kept) + "…" }
+            kept.append(scalar)
+            count += 1
+        }
+        return String(kept)
+    }
+
     /// A TLS failure, explained when the server answered in the protocol's clear text (it
     /// does not speak TLS on this port).
     private func explained(_ error: WorkoutError) -> WorkoutError {
@@ -142,8 +194,10 @@ final class ClientTransport {
             frame.status == .resourceExhausted || frame.status == .unavailable
         {
             let details = try? Workout_V1_RpcStatus(serializedBytes: frame.body)
+            let reason = details.map { Self.unverifiedWords($0.message) } ?? ""
             return WorkoutError(
-                code: frame.status, message: "the server at \(server) refused the connection: \(details?.message ?? frame.status.description)")
+                code: frame.status,
+                message: "the server at \(server) refused the connection before TLS: \(reason.isEmpty ? frame.status.description : reason)")
         }
         return WorkoutError(
             code: .failedPrecondition,

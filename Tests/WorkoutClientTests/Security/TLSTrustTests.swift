@@ -75,7 +75,7 @@ struct TLSTrustTests {
             let identityDirectory = directory + "/server"
             let pins = directory + "/client"
             try FileManager.default.createDirectory(atPath: identityDirectory, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: pins, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: pins, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let identity = try ServerIdentity.loadOrCreate(in: identityDirectory).identity
             let tls = try TLSHousehold(household: household, identity: identity)
             do {

@@ -49,13 +49,32 @@ final class ScriptedServer: @unchecked Sendable {
     /// Accepts the next connection and completes the handshake, announcing `maxCallsInFlight`
     /// and `pingIntervalMilliseconds`.
     func accept(maxCallsInFlight: UInt32 = 64, pingIntervalMilliseconds: UInt32 = 0, timeout: Double = 20) throws -> ScriptedPeer {
+        let peer = ScriptedPeer(descriptor: try acceptDescriptor(timeout: timeout))
+        try peer.handshake(maxCallsInFlight: maxCallsInFlight, pingInterval: pingIntervalMilliseconds)
+        return peer
+    }
+
+    /// What arrives on `descriptor` before `deadline` (at most 64 KiB); empty at the end of
+    /// the stream.
+    ///
+    /// - Throws: ``TimedOut`` when nothing arrives by then.
+    static func receive(from descriptor: Int32, until deadline: Date) throws -> [UInt8] {
+        let remaining = deadline.timeIntervalSinceNow
+        guard remaining > 0 else { throw TimedOut() }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, Int32(remaining * 1_000) + 1) == 1 else { throw TimedOut() }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        return count > 0 ? Array(chunk[..<count]) : []
+    }
+
+    /// Accepts the next connection's socket, nothing said on it yet (the caller closes it).
+    func acceptDescriptor(timeout: Double = 20) throws -> Int32 {
         var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, Int32(timeout * 1_000)) == 1 else { throw TimedOut() }
         let descriptor = Glibc.accept(listener, nil, nil)
         guard descriptor >= 0 else { throw Closed() }
-        let peer = ScriptedPeer(descriptor: descriptor)
-        try peer.handshake(maxCallsInFlight: maxCallsInFlight, pingInterval: pingIntervalMilliseconds)
-        return peer
+        return descriptor
     }
 }
 
@@ -72,7 +91,8 @@ final class ScriptedPeer: @unchecked Sendable {
 
     deinit { Glibc.close(descriptor) }
 
-    fileprivate func handshake(maxCallsInFlight: UInt32, pingInterval: UInt32) throws {
+    /// The server's preface (version 1 accepted) and HELLO, as bytes.
+    static func prefaceAndHello(maxCallsInFlight: UInt32 = 64, pingInterval: UInt32 = 0) throws -> [UInt8] {
         var out: [UInt8] = []
         Preface.accepting(1).encode(into: &out)
         var hello = Workout_V1_ServerHello()
@@ -82,8 +102,12 @@ final class ScriptedPeer: @unchecked Sendable {
         hello.maxCallsInFlight = maxCallsInFlight
         hello.pingIntervalMs = pingInterval
         hello.acceptsCompressed = true
-        try encoder.append(.hello, callID: 0, body: hello.serializedBytes(), to: &out)
-        write(out)
+        try FrameEncoder(maxFrameSize: 4 << 20).append(.hello, callID: 0, body: hello.serializedBytes(), to: &out)
+        return out
+    }
+
+    fileprivate func handshake(maxCallsInFlight: UInt32, pingInterval: UInt32) throws {
+        write(try Self.prefaceAndHello(maxCallsInFlight: maxCallsInFlight, pingInterval: pingInterval))
         let first = try readFrame()
         guard first.type == .hello else { throw ScriptedServer.Closed() }
         clientHello = try Workout_V1_ClientHello(serializedBytes: first.body)
@@ -96,14 +120,9 @@ final class ScriptedPeer: @unchecked Sendable {
         while true {
             if decoder.peerPreface == nil { _ = try decoder.readPreface() }
             if decoder.peerPreface != nil, let frame = try decoder.nextFrame() { return frame }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { throw ScriptedServer.TimedOut() }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, Int32(remaining * 1_000) + 1) == 1 else { throw ScriptedServer.TimedOut() }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = recv(descriptor, &chunk, chunk.count, 0)
-            guard count > 0 else { throw ScriptedServer.Closed() }
-            decoder.append(Array(chunk[..<count]))
+            let chunk = try ScriptedServer.receive(from: descriptor, until: deadline)
+            guard !chunk.isEmpty else { throw ScriptedServer.Closed() }
+            decoder.append(chunk)
         }
     }
 
