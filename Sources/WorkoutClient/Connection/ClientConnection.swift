@@ -405,7 +405,16 @@ final class ClientConnection: @unchecked Sendable {
                         perform(machine.received(plaintext, now: Self.now()))
                     }
                 } catch {
-                    lose(error)
+                    if let securingWaiter, transport.isReady {
+                        // The handshake completed in this very read, with a close, an alert or a
+                        // broken record behind it: the key check still comes first, so that a
+                        // server whose key changed cannot hide it behind a failure of its own.
+                        self.securingWaiter = nil
+                        securingWaiter.resume(returning: transport.presentedKey())
+                        perform(machine.connectionLost(error))
+                    } else {
+                        lose(error)
+                    }
                     return
                 }
                 if let securingWaiter, transport.isReady {

@@ -11,8 +11,8 @@ import Darwin
 ///
 /// A file of pins decides whom passwords go to, so it is refused when anybody but its owner
 /// could change it: owned by another user, writable by group or others, a link, or in a
-/// folder that others could change (unless sticky, as `/tmp`). What is checked is what was
-/// opened, not the path again. It is written
+/// folder that others could change (unless sticky, as `/tmp`). The file is checked by what
+/// was opened, not by its path again. It is written
 /// with mode 0600, atomically (a temporary file of a unique name renamed over it, then the
 /// directory synced), under an exclusive lock on `PATH.lock` so that processes pinning at
 /// the same time keep each other's pins, and read with bounds (at most ``maxFileSize`` bytes).
@@ -116,7 +116,7 @@ public final class KnownServers: Sendable {
         try Self.checkDirectory(of: path)
         // The checks look at what was opened, not at the path again: a file swapped in between
         // is not read. No link is followed, and a FIFO does not block the open.
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
             switch errno {
             case ENOENT: return [:]
@@ -140,7 +140,9 @@ public final class KnownServers: Sendable {
             throw Self.failure(
                 "\(path) can be changed by other users (mode \(mode)); refusing the pinned server keys in it. Run `chmod 600 \(path)`")
         }
-        guard Int(status.st_size) <= Self.maxFileSize, let data = Self.readAll(descriptor, atMost: Self.maxFileSize) else {
+        guard Int(status.st_size) <= Self.maxFileSize,
+            let data = Self.readAll(descriptor, expected: Int(status.st_size), atMost: Self.maxFileSize)
+        else {
             throw Self.failure("\(path) is larger than \(Self.maxFileSize) bytes or unreadable")
         }
         var pins: [String: ServerFingerprint] = [:]
@@ -178,11 +180,15 @@ public final class KnownServers: Sendable {
         }
     }
 
-    /// Reads `descriptor` to its end; `nil` past `limit` bytes or on an error.
-    private static func readAll(_ descriptor: Int32, atMost limit: Int) -> Data? {
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
+    /// Reads `descriptor` to its end, into storage for the `expected` size that grows if the
+    /// file did; `nil` past `limit` bytes or on an error.
+    private static func readAll(_ descriptor: Int32, expected: Int, atMost limit: Int) -> Data? {
+        var bytes = [UInt8](repeating: 0, count: min(max(expected, 0), limit) + 1)
         var filled = 0
         while filled <= limit {
+            if filled == bytes.count {
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - bytes.count)))
+            }
             let count = bytes[filled...].withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { return nil }

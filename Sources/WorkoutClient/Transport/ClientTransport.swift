@@ -57,7 +57,8 @@ final class ClientTransport {
             publicKey: engine.peerPublicKey, endorsements: engine.peerCertificateExtension(oid: KeyEndorsement.extensionOID))
     }
 
-    /// Whether application data may flow: plain TCP, or TLS after its handshake.
+    /// Whether the transport's own handshake is done: plain TCP, or TLS after its handshake
+    /// (application data flows only once ``applicationDataAllowed`` too).
     var isReady: Bool { engine?.isHandshakeComplete ?? true }
 
     /// Starts the TLS handshake (the ClientHello waits in the pending output).
@@ -71,7 +72,8 @@ final class ClientTransport {
     }
 
     /// Takes bytes read from the socket and hands their plaintext to `deliver`, decrypted into
-    /// `scratch` (which may hold `bytes`: they are taken first).
+    /// `scratch` (which may hold `bytes`: they are taken first). Before the server's key is
+    /// checked, the plaintext is held instead (see ``allowApplicationData(deliver:)``).
     ///
     /// - Throws: ``WorkoutError`` when TLS fails or the server does not speak it.
     func received(

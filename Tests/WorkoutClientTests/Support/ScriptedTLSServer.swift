@@ -39,11 +39,18 @@ final class ScriptedTLSServer: @unchecked Sendable {
 
     /// Accepts the next connection and completes its TLS handshake, sending `firstWords` (the
     /// protocol's bytes, in the clear inside TLS) in the same write as the handshake's last
-    /// message the server sends.
-    func accept(sendingAtOnce firstWords: [UInt8], timeout: Double = 20) throws -> ScriptedTLSPeer {
+    /// message the server sends, and with `closing`, its close_notify after them.
+    func accept(sendingAtOnce firstWords: [UInt8], closing: Bool = false, timeout: Double = 20) throws -> ScriptedTLSPeer {
         let descriptor = try listener.acceptDescriptor(timeout: timeout)
-        let peer = try ScriptedTLSPeer(descriptor: descriptor, session: TLSSession(context: context))
-        try peer.handshake(sendingAtOnce: firstWords, timeout: timeout)
+        let session: TLSSession
+        do {
+            session = try TLSSession(context: context)
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+        let peer = ScriptedTLSPeer(descriptor: descriptor, session: session)
+        try peer.handshake(sendingAtOnce: firstWords, closing: closing, timeout: timeout)
         return peer
     }
 
@@ -74,14 +81,17 @@ final class ScriptedTLSPeer: @unchecked Sendable {
 
     deinit { Glibc.close(descriptor) }
 
-    fileprivate func handshake(sendingAtOnce firstWords: [UInt8], timeout: Double) throws {
+    fileprivate func handshake(sendingAtOnce firstWords: [UInt8], closing: Bool, timeout: Double) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !session.isHandshakeComplete {
             guard try receive(until: deadline) else { throw ScriptedServer.Closed() }
-            if try session.advanceHandshake(), !firstWords.isEmpty {
+            if try session.advanceHandshake() {
                 // Encrypted behind the server's last handshake message, sent in one write with it.
-                let taken = try firstWords.withUnsafeBytes { try session.writePlaintext($0) }
-                guard taken == firstWords.count else { throw ScriptedServer.Closed() }
+                if !firstWords.isEmpty {
+                    let taken = try firstWords.withUnsafeBytes { try session.writePlaintext($0) }
+                    guard taken == firstWords.count else { throw ScriptedServer.Closed() }
+                }
+                if closing { session.close() }
             }
             sendPending()
         }
