@@ -97,10 +97,9 @@ final class LoadConnection {
     /// The largest payload this client accepts (announced as ClientHello.max_frame_size).
     static let maxReceivedFrameSize = 4 << 20
 
-    /// The TLS settings, or `nil` for plain TCP.
-    private let tlsContext: TLSContext?
-    /// The server key every TLS handshake must show (shared by the run's connections).
-    private let serverKey: ServerKeyPin
+    /// The TLS settings and the server key every handshake must show (both shared by the run's
+    /// connections), or `nil` for plain TCP.
+    private let tlsSettings: (context: TLSContext, serverKey: ServerKeyPin)?
     /// This socket's TLS session (made in ``finishConnect()``).
     private var tls: TLSSession?
     /// Ciphertext read from the socket, before OpenSSL takes it.
@@ -115,14 +114,12 @@ final class LoadConnection {
     ///   - maxCallsInFlight: The most calls it will have in flight.
     ///   - receiveCapacity: The receive buffer's starting size (it grows for larger frames).
     ///   - acceptsCompression: Whether its HELLO lets the server compress responses.
-    ///   - tls: The TLS settings, or `nil` for plain TCP.
-    ///   - serverKey: The server key its TLS handshakes must show.
+    ///   - tls: The TLS settings and the server key its handshakes must show, or `nil` for plain TCP.
     init(
         token: Int, role: Role, member: Int, maxCallsInFlight: Int, receiveCapacity: Int, acceptsCompression: Bool,
-        tls: TLSContext? = nil, serverKey: ServerKeyPin = ServerKeyPin()
+        tls: (context: TLSContext, serverKey: ServerKeyPin)? = nil
     ) {
-        self.tlsContext = tls
-        self.serverKey = serverKey
+        self.tlsSettings = tls
         self.token = token
         self.role = role
         self.member = member
@@ -199,8 +196,8 @@ final class LoadConnection {
         hello.acceptsCompressed = acceptsCompression
         let body: [UInt8] = try hello.serializedBytes()
         try encoder.append(.hello, callID: 0, body: body, to: &outbound)
-        if let tlsContext {
-            let session = try TLSSession(context: tlsContext)
+        if let tlsSettings {
+            let session = try TLSSession(context: tlsSettings.context)
             try session.advanceHandshake()  // the ClientHello; the preface and HELLO wait for the handshake
             tls = session
         }
@@ -313,7 +310,7 @@ final class LoadConnection {
         try ciphertext[..<count].withUnsafeBytes { try tls.receive($0) }
         if !tls.isHandshakeComplete {
             guard try tls.advanceHandshake() else { return count }
-            try serverKey.check(tls.peerPublicKey)  // as a device checks its pin
+            try tlsSettings?.serverKey.check(tls.peerPublicKey)  // as a device checks its pin
         }
         while true {
             receive.makeRoom(for: 16 << 10)

@@ -142,44 +142,39 @@ final class LoadDriver {
 
     /// Makes the connection objects (none connected yet).
     private func makeConnections() throws {
-        let tlsContext: TLSContext?
+        let tls: (context: TLSContext, serverKey: ServerKeyPin)?
         do {
-            tlsContext = settings.tls ? try TLSContext.client() : nil
+            tls = settings.tls ? (try TLSContext.client(), ServerKeyPin()) : nil
         } catch {
             throw BenchFailure("--tls: the client's TLS context could not be made: \(error)")
         }
-        let serverKey = ServerKeyPin()
         let scripted = !settings.scenario.isRequestLoop
         let depth = scripted ? 4 : settings.pipeline
         if settings.askServerStats {
             let connection = LoadConnection(
                 token: connections.count, role: .admin, member: -1, maxCallsInFlight: 4, receiveCapacity: 64 << 10,
-                acceptsCompression: settings.acceptsCompression, tls: tlsContext,
-                serverKey: serverKey)
+                acceptsCompression: settings.acceptsCompression, tls: tls)
             connections.append(connection)
             admin = connection
         }
         for index in 0..<settings.connections {
             let connection = LoadConnection(
                 token: connections.count, role: .load, member: index % settings.plan.members, maxCallsInFlight: max(depth, 2),
-                receiveCapacity: 256 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext,
-                serverKey: serverKey)
+                receiveCapacity: 256 << 10, acceptsCompression: settings.acceptsCompression, tls: tls)
             connections.append(connection)
             load.append(connection)
         }
         for index in 0..<settings.idleConnections {
             let connection = LoadConnection(
                 token: connections.count, role: .idle, member: index % settings.membersUsed, maxCallsInFlight: 1,
-                receiveCapacity: 4 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext,
-                serverKey: serverKey)
+                receiveCapacity: 4 << 10, acceptsCompression: settings.acceptsCompression, tls: tls)
             connections.append(connection)
             idle.append(connection)
         }
         for index in 0..<settings.watchStreams {
             let connection = LoadConnection(
                 token: connections.count, role: .watch, member: (index * LoadSettings.soakMembersPerWatch) % settings.membersUsed,
-                maxCallsInFlight: 2, receiveCapacity: 64 << 10, acceptsCompression: settings.acceptsCompression, tls: tlsContext,
-                serverKey: serverKey)
+                maxCallsInFlight: 2, receiveCapacity: 64 << 10, acceptsCompression: settings.acceptsCompression, tls: tls)
             connections.append(connection)
             watches.append(connection)
         }

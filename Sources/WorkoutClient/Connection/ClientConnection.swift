@@ -405,22 +405,10 @@ final class ClientConnection: @unchecked Sendable {
                         perform(machine.received(plaintext, now: Self.now()))
                     }
                 } catch {
-                    if let securingWaiter, transport.isReady {
-                        // The handshake completed in this very read, with a close, an alert or a
-                        // broken record behind it: the key check still comes first, so that a
-                        // server whose key changed cannot hide it behind a failure of its own.
-                        self.securingWaiter = nil
-                        securingWaiter.resume(returning: transport.presentedKey())
-                        perform(machine.connectionLost(error))
-                    } else {
-                        lose(error)
-                    }
+                    lose(error)
                     return
                 }
-                if let securingWaiter, transport.isReady {
-                    self.securingWaiter = nil
-                    securingWaiter.resume(returning: transport.presentedKey())
-                }
+                answerSecuringOnceReady()
                 flush()
                 if count < readBuffer.count { return }
             case .wouldBlock:
@@ -435,9 +423,23 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
+    /// Gives the TLS handshake's waiter the server's key, once the handshake is complete.
+    ///
+    /// - Returns: Whether the waiter was answered.
+    @discardableResult
+    private func answerSecuringOnceReady() -> Bool {
+        guard let securingWaiter, transport.isReady else { return false }
+        self.securingWaiter = nil
+        securingWaiter.resume(returning: transport.presentedKey())
+        return true
+    }
+
     /// The connection failed: during the TLS handshake its waiter learns why, else the machine.
+    /// A handshake that completed in the same read as the failure (a close, an alert or a
+    /// broken record behind it) still has its key checked first, so that a server whose key
+    /// changed cannot hide it behind a failure of its own.
     private func lose(_ error: WorkoutError) {
-        if securingWaiter != nil {
+        if securingWaiter != nil, !answerSecuringOnceReady() {
             failSecuring(error)
         } else {
             perform(machine.connectionLost(error))

@@ -19,7 +19,6 @@ import Glibc
 ///
 /// Safe to send between threads because: a test drives it from one thread at a time.
 final class ScriptedTLSServer: @unchecked Sendable {
-    let port: Int
     /// The server's key and certificate (a fresh one).
     let identity: ServerIdentity
     private let listener: ScriptedServer
@@ -31,7 +30,6 @@ final class ScriptedTLSServer: @unchecked Sendable {
         context = try TLSContext.server(
             certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM, newestVersion: newestVersion)
         listener = try ScriptedServer()
-        port = listener.port
     }
 
     /// The address a client connects to.
