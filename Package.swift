@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        // The HTTP face's requests, fields and statuses (types only: the parsing is the
+        // connection machine's own, bounded by its limits).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // `swift package generate-documentation --target WorkoutClient`: the client library's
         // DocC catalog (Sources/WorkoutClient/WorkoutClient.docc), built without warnings in CI.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
@@ -104,6 +107,7 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["README.md"],
             swiftSettings: strictSettings

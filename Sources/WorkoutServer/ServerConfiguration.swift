@@ -44,6 +44,14 @@ package struct ServerConfiguration: Sendable {
     package var shutdownGracePeriod: Duration = .seconds(10)
     /// The bytes one read asks for (at least 4 KiB); buffers are pooled, not held per connection.
     package var readChunkSize = 64 << 10
+    /// HTTP: the largest request head (request line and header fields).
+    package var maxHTTPHeadBytes = 16 << 10
+    /// HTTP: the most header fields in one request.
+    package var maxHTTPHeaderCount = 100
+    /// HTTP: requests served on one kept-alive connection before it is closed.
+    package var maxHTTPRequestsPerConnection = 10_000
+    /// HTTP: how long a kept-alive connection with a session may wait for its next request.
+    package var httpIdleTimeout: Duration = .seconds(60)
     /// The server's name and version in ServerHello and Meta.Health.
     package var agent = "workoutd/0.1"
     /// TLS with the server's identity (see ``ServerIdentity``), or `nil` for plain TCP, which
@@ -71,6 +79,10 @@ extension ServerConnectionMachine.Limits {
         maxStreamDuration = configuration.maxStreamDuration
         frameTimeout = configuration.frameTimeout
         sessionlessIdleTimeout = configuration.sessionlessIdleTimeout
+        maxHTTPHeadBytes = configuration.maxHTTPHeadBytes
+        maxHTTPHeaderCount = configuration.maxHTTPHeaderCount
+        maxHTTPRequestsPerConnection = configuration.maxHTTPRequestsPerConnection
+        httpIdleTimeout = configuration.httpIdleTimeout
         agent = configuration.agent
         serverVersion = WorkoutServer.version
     }

@@ -116,6 +116,11 @@ package final class TestConnection: @unchecked Sendable {
     /// Reads more bytes into the decoder; throws ``Closed`` at end of stream or on a reset,
     /// ``TimedOut`` when nothing arrives within the timeout.
     private func fill() throws {
+        if let bytes = try receive() { decoder.append(bytes) }
+    }
+
+    /// Reads what arrived, or `nil` when a read was interrupted or TLS made no plaintext yet.
+    private func receive() throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         if let tls {
             while true {
@@ -125,23 +130,26 @@ package final class TestConnection: @unchecked Sendable {
                 } catch {
                     throw Closed()  // a TLS failure ends the connection as a reset would
                 }
-                if count > 0 {
-                    decoder.append(Array(buffer[..<count]))
-                    return
-                }
+                if count > 0 { return Array(buffer[..<count]) }
                 if tls.peerClosed { throw Closed() }
                 try Self.receiveCiphertext(tls, descriptor)
                 try Self.sendCiphertext(tls, descriptor)
             }
         }
         let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        if count > 0 {
-            decoder.append(Array(buffer[..<count]))
-            return
-        }
+        if count > 0 { return Array(buffer[..<count]) }
         if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw TimedOut() }
-        if count < 0 && errno == EINTR { return }
+        if count < 0 && errno == EINTR { return nil }
         throw Closed(code: count < 0 ? errno : 0)
+    }
+
+    /// The next bytes the server sent, as they come (for a test speaking HTTP on the
+    /// connection instead of frames); throws ``Closed`` at end of stream, ``TimedOut`` when
+    /// nothing arrives within the timeout.
+    package func readBytes() throws -> [UInt8] {
+        while true {
+            if let bytes = try receive() { return bytes }
+        }
     }
 
     /// The server's preface.

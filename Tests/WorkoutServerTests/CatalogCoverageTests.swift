@@ -188,16 +188,16 @@ struct CatalogCoverageTests {
         }
     }
 
-    @Test("Every method of the catalog succeeds, and Stats and DescribeCatalog account for all of them", arguments: [false, true])
-    func everyMethodSucceeds(tls: Bool) async throws {
+    @Test("Every method of the catalog succeeds on both faces, and Stats and DescribeCatalog account for all of them",
+          arguments: [false, true], Face.allCases)
+    func everyMethodSucceeds(tls: Bool, face: Face) async throws {
         try await withServer(tls: tls) { _, _, port in
             try await blocking {
                 var called: Set<UInt32> = []
                 func note<Request, Response>(_ method: RPCMethod<Request, Response>) { called.insert(method.number) }
 
                 // Meta, without a session.
-                let anonymous = try TestConnection(port: port)
-                try anonymous.handshake()
+                let anonymous = try FaceClient(face, port: port)
                 let health = try anonymous.call(MethodCatalog.health, Workout_V1_HealthRequest())
                 #expect(health.serving && !health.serverVersion.isEmpty)
                 note(MethodCatalog.health)
@@ -214,7 +214,7 @@ struct CatalogCoverageTests {
                 wrongLogin.email = ownerEmail
                 wrongLogin.password = "wrong password"
                 #expect(try anonymous.status(MethodCatalog.login, wrongLogin).0 == .unauthenticated)
-                let owner = try TestConnection.owner(port: port)
+                let owner = try FaceClient.owner(face, port: port)
                 note(MethodCatalog.login)
                 var invite = Workout_V1_CreateInviteRequest()
                 invite.role = .member
@@ -231,8 +231,7 @@ struct CatalogCoverageTests {
                 unknownInvite.inviteID = newID()
                 #expect(try owner.status(MethodCatalog.revokeInvite, unknownInvite).0 == .notFound)
 
-                let device1 = try TestConnection(port: port)
-                try device1.handshake()
+                let device1 = try FaceClient(face, port: port)
                 #expect(try device1.status(MethodCatalog.register, registerRequest(code: spare.code, email: "mia@example.com", password: "member password 1")).0 == .unauthenticated)
                 let registered = try device1.call(MethodCatalog.register, registerRequest(code: created.code, email: "mia@example.com", password: "member password 1"))
                 #expect(registered.sessionToken.count == 32 && registered.profile.role == .member)
@@ -242,8 +241,7 @@ struct CatalogCoverageTests {
                 #expect(listed.invites.count == 2 && listed.invites.allSatisfy { $0.state != .active })
                 note(MethodCatalog.listInvites)
 
-                let device2 = try TestConnection(port: port)
-                try device2.handshake()
+                let device2 = try FaceClient(face, port: port)
                 var badResume = Workout_V1_ResumeRequest()
                 badResume.sessionToken = Data(repeating: 7, count: 32)
                 #expect(try device2.status(MethodCatalog.resume, badResume).0 == .unauthenticated)
@@ -256,7 +254,7 @@ struct CatalogCoverageTests {
                 note(MethodCatalog.resume)
 
                 // A third session, then revoked from device 1.
-                let device3 = try TestConnection.login(port: port, email: "mia@example.com", password: "member password 1")
+                let device3 = try FaceClient.login(face, port: port, email: "mia@example.com", password: "member password 1")
                 let sessions = try device1.call(MethodCatalog.listSessions, Workout_V1_ListSessionsRequest())
                 #expect(sessions.sessions.count == 2)
                 #expect(sessions.sessions.filter(\.current).map(\.sessionID) == [registered.session.sessionID])
@@ -418,7 +416,7 @@ struct CatalogCoverageTests {
                 #expect(try owner.status(MethodCatalog.resetPassword, resetOwn).0 == .failedPrecondition)
 
                 // The member again: change password, log out.
-                let device4 = try TestConnection.login(port: port, email: "mia@example.com", password: "member password 2")
+                let device4 = try FaceClient.login(face, port: port, email: "mia@example.com", password: "member password 2")
                 var change = Workout_V1_ChangePasswordRequest()
                 change.currentPassword = "member password 2"
                 change.newPassword = "member password 3"
@@ -429,7 +427,7 @@ struct CatalogCoverageTests {
                 #expect(try device4.status(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).0 == .unauthenticated)
 
                 // The member deletes their account; the owner may not delete theirs (only admin).
-                let device5 = try TestConnection.login(port: port, email: "mia@example.com", password: "member password 3")
+                let device5 = try FaceClient.login(face, port: port, email: "mia@example.com", password: "member password 3")
                 var deleteAccount = Workout_V1_DeleteAccountRequest()
                 deleteAccount.password = "wrong password!"
                 #expect(try device5.status(MethodCatalog.deleteAccount, deleteAccount).0 == .permissionDenied)
@@ -442,7 +440,7 @@ struct CatalogCoverageTests {
                 #expect(ownerDelete.0 == .failedPrecondition, "\(ownerDelete.0.name): \(ownerDelete.1.message)")
 
                 // A second member, removed by the owner.
-                let (other, otherRegistered) = try TestConnection.member(port: port, invitedBy: owner, email: "max@example.com")
+                let (other, otherRegistered) = try FaceClient.member(face, port: port, invitedBy: owner, email: "max@example.com")
                 var remove = Workout_V1_RemoveMemberRequest()
                 remove.userID = otherRegistered.profile.userID
                 _ = try owner.call(MethodCatalog.removeMember, remove)
@@ -452,14 +450,11 @@ struct CatalogCoverageTests {
                 #expect(try owner.call(MethodCatalog.listMembers, Workout_V1_ListMembersRequest()).members.map(\.email) == [ownerEmail])
 
                 // Streams (their content is checked in the tests below).
-                let watch = try owner.sendRequest(MethodCatalog.watch, Workout_V1_WatchRequest())
-                let first = try owner.readFrame { $0.callID == watch }
-                #expect(first.type == .streamMessage)
-                try owner.cancel(watch)
-                #expect(try owner.finalFrame(of: watch).status == .cancelled)
+                let (firstEvent, watchEnd) = try owner.watchFirstEventThenEnd()
+                #expect(firstEvent.revision > 0)
+                #expect(watchEnd == (face == .binary ? .cancelled : .deadlineExceeded))
                 note(MethodCatalog.watch)
-                let export = try owner.sendRequest(MethodCatalog.export, Workout_V1_ExportRequest())
-                #expect(try owner.finalFrame(of: export).status == .ok)
+                #expect(try owner.exportStatus() == .ok)
                 note(MethodCatalog.export)
 
                 // Stats counts every call so far, by method and status.

@@ -14,12 +14,13 @@ struct HandshakeRefusalTests {
     func badMagic() async throws {
         try await withServer { _, _, port in
             let connection = try TestConnection(port: port)
-            try connection.write(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            // Lower-case: a first byte A-Z other than W would be taken for an HTTP request line.
+            try connection.write(Array("ping me, server\r\n\r\n".utf8))
             #expect(try connection.readPreface() == .refusal)
             let goAway = try connection.readFrame()
             #expect(goAway.type == .goAway && goAway.callID == 0 && goAway.status == .invalidArgument)
             let message = try Workout_V1_RpcStatus(serializedBytes: goAway.body).message
-            #expect(message.hasPrefix("this server speaks protocol versions 1...1; bad preface magic 47"), "\(message)")
+            #expect(message.hasPrefix("this server speaks protocol versions 1...1; bad preface magic 70"), "\(message)")
             #expect(connection.isClosedByServer())
         }
     }

@@ -261,9 +261,9 @@ struct LimitsTests {
     func refusedPrefaces() async throws {
         try await withServer { _, _, port in
             try await blocking {
-                let http = try TestConnection(port: port)
-                try http.write(Array("GET / HTTP/1.1\r\n\r\n".utf8))
-                let (refusal, frames) = try Self.readRefusal(http)
+                let stranger = try TestConnection(port: port)
+                try stranger.write(Array("ssh-2.0-hello\r\n".utf8))
+                let (refusal, frames) = try Self.readRefusal(stranger)
                 #expect(refusal == Preface.refusal)
                 #expect(frames.map(\.type) == [.goAway])
                 #expect(frames.first?.status == .invalidArgument && frames.first?.callID == 0)

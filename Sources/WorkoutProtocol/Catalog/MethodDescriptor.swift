@@ -17,6 +17,28 @@ package struct MethodDescriptor: Sendable, Hashable {
     package let adminOnly: Bool
     /// One line on what it does.
     package let summary: String
+    /// Its messages between protobuf and the HTTP face's forms (not part of its identity).
+    package let transcoder: MessageTranscoder
+
+    /// The path the HTTP face serves it at (the Connect protocol's): `/workout.v1.` and the
+    /// .proto service (`AuthService`), then the method, e.g. `/workout.v1.AuthService/Login`.
+    package var httpPath: String {
+        let parts = name.split(separator: ".", maxSplits: 1)
+        return "/workout.v1.\(parts[0])Service/\(parts[1])"
+    }
+
+    /// Two descriptors are the same method when everything but the transcoder agrees.
+    package static func == (lhs: MethodDescriptor, rhs: MethodDescriptor) -> Bool {
+        lhs.number == rhs.number && lhs.name == rhs.name && lhs.requestType == rhs.requestType
+            && lhs.responseType == rhs.responseType && lhs.isServerStreaming == rhs.isServerStreaming
+            && lhs.needsSession == rhs.needsSession && lhs.adminOnly == rhs.adminOnly && lhs.summary == rhs.summary
+    }
+
+    /// Hashes what ``==`` compares.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(number)
+        hasher.combine(name)
+    }
 
     /// The wire form, for `Meta.DescribeCatalog`.
     package var wire: Workout_V1_MethodDescriptor {

@@ -11,7 +11,8 @@ package struct RPCMethod<Request: SwiftProtobuf.Message, Response: SwiftProtobuf
         descriptor = MethodDescriptor(
             number: number, name: name,
             requestType: Request.protoMessageName, responseType: Response.protoMessageName,
-            isServerStreaming: streaming, needsSession: session, adminOnly: admin, summary: summary)
+            isServerStreaming: streaming, needsSession: session, adminOnly: admin, summary: summary,
+            transcoder: MessageTranscoder(Request.self, Response.self))
     }
 
     /// The method's number, the REQUEST frame's `code`.

@@ -1,3 +1,4 @@
+import Foundation
 import SystemCalls
 import Dispatch
 import Synchronization
@@ -74,7 +75,7 @@ final class Connection: @unchecked Sendable {
         self.queue = DispatchQueue(label: "workout.connection.\(id)", target: Self.sharedTarget)
         self.executor = DispatchTaskExecutor(queue: queue)
         self.machine = ServerConnectionMachine(
-            limits: context.connectionLimits, methods: context.methods, now: Self.now())
+            limits: context.connectionLimits, methods: context.methods, httpRoutes: context.httpRoutes, now: Self.now())
         self.transport = ConnectionTransport(tls: context.configuration.tls)
         var logger = context.logger
         logger[metadataKey: "connection"] = "\(id)"
@@ -241,6 +242,9 @@ final class Connection: @unchecked Sendable {
         switch result {
         case .success(.reply(let body)):
             perform(machine.callFinished(callID, .success(body), now: Self.now()))
+        case .success(.bind(_, let body)) where machine.face == .http:
+            // Over HTTP a login answers its token; each request presents it (no binding).
+            perform(machine.callFinished(callID, .success(body), now: Self.now()))
         case .success(.bind(let newCaller, let body)):
             if caller == nil { context.statistics.sessionChanged(authenticated: true) }
             caller = newCaller
@@ -282,6 +286,8 @@ final class Connection: @unchecked Sendable {
             switch action {
             case .run(let call):
                 run(call)
+            case .authenticate(let token):
+                authenticate(token)
             case .stopWork(let callID):
                 work.removeValue(forKey: callID)?.stop(on: self)
             case .callEnded(let summary):
@@ -358,6 +364,38 @@ final class Connection: @unchecked Sendable {
             })
         case .stream(let kind):
             startStream(kind, callID: callID, body: call.body, context: requestContext)
+        }
+    }
+
+    /// Finds the session of an HTTP request's bearer token, as Auth.Resume does (sliding its
+    /// expiry, once per connection), and tells the machine.
+    private func authenticate(_ token: [UInt8]) {
+        let household = context.household
+        _ = Task(executorPreference: DispatchTaskExecutor.slowCalls) { [self] in
+            let result: Result<Caller, CallFailure>
+            do {
+                var request = Workout_V1_ResumeRequest()
+                request.sessionToken = Data(token)
+                result = .success(try await household.resume(request).caller)
+            } catch {
+                let failure = CallFailure(error)
+                result = .failure(failure.status == .invalidArgument
+                    ? CallFailure(.unauthenticated, "the bearer token is not a token of this server") : failure)
+            }
+            queue.async { [self] in
+                switch result {
+                case .success(let newCaller):
+                    if caller == nil { context.statistics.sessionChanged(authenticated: true) }
+                    caller = newCaller
+                    logger[metadataKey: "user"] = "\(newCaller.userID)"
+                    perform(machine.authenticated(.success(newCaller.userID.bytes), now: Self.now()))
+                case .failure(let failure):
+                    if caller != nil { context.statistics.sessionChanged(authenticated: false) }
+                    caller = nil
+                    perform(machine.authenticated(.failure(failure), now: Self.now()))
+                }
+                flush()
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 package import WorkoutProtocol
+import HTTPTypes
 
 /// Every rule of one server connection, with no socket, no Dispatch and no clock of its own.
 ///
@@ -66,8 +67,19 @@ package struct ServerConnectionMachine: Sendable {
         package var maxFrameSizeWithoutSession = Handshake.preHelloMaxFrameSize
         /// How long a connection without a session may go without calls before GOAWAY OK.
         package var sessionlessIdleTimeout: Duration = .seconds(15)
-        /// How long a frame may take to arrive whole, from its first byte.
+        /// How long a frame may take to arrive whole, from its first byte; on the HTTP face,
+        /// how long a request (head and body) may take.
         package var frameTimeout: Duration = .seconds(30)
+        /// HTTP: the largest request head (request line and header fields).
+        package var maxHTTPHeadBytes = 16 << 10
+        /// HTTP: the most header fields in a request.
+        package var maxHTTPHeaderCount = 100
+        /// HTTP: requests served on one connection before it is closed (the last answer says
+        /// `Connection: close`).
+        package var maxHTTPRequestsPerConnection = 10_000
+        /// HTTP: how long a kept-alive connection with a session may wait for its next request
+        /// (without a session, `sessionlessIdleTimeout` applies, as on the binary face).
+        package var httpIdleTimeout: Duration = .seconds(60)
 
         /// The protocol's defaults.
         package init() {}
@@ -85,6 +97,17 @@ package struct ServerConnectionMachine: Sendable {
         case draining
         /// Done; every event is ignored.
         case closed
+    }
+
+    /// Which protocol the connection speaks, told by its first byte.
+    package enum Face: Sendable, Hashable {
+        /// Nothing received yet.
+        case undecided
+        /// The binary protocol: its preface begins with `W` (`WKRP`).
+        case binary
+        /// HTTP/1.1: a request line begins with a method, upper-case letters, none of which
+        /// is `W`.
+        case http
     }
 
     /// A call the driver is running.
@@ -107,8 +130,15 @@ package struct ServerConnectionMachine: Sendable {
     package private(set) var output = OutputBuffer()
     /// Whether a call has bound a session to the connection.
     package private(set) var hasSession = false
-    /// The client software its HELLO named (at most 128 bytes).
+    /// The client software its HELLO named (at most 128 bytes); on the HTTP face, the last
+    /// request's `User-Agent`.
     package private(set) var clientAgent = ""
+    /// The protocol the connection speaks.
+    package private(set) var face = Face.undecided
+    /// The HTTP face's state, once the connection speaks HTTP.
+    private var http: HTTPExchange?
+    /// Where HTTP paths lead.
+    private let httpRoutes: HTTPRoutes
 
     private let methods: [UInt32: MethodDescriptor]
     private var decoder = FrameDecoder(role: .server)
@@ -134,10 +164,12 @@ package struct ServerConnectionMachine: Sendable {
     /// The method that streams changes live (ends OK at the duration limit, with the session).
     private static let watchMethod = MethodCatalog.watch.descriptor.number
 
-    /// A connection accepted at `now`, serving `methods`.
-    package init(limits: Limits, methods: [UInt32: MethodDescriptor], now: ConnectionInstant) {
+    /// A connection accepted at `now`, serving `methods` (over HTTP at the paths of `httpRoutes`,
+    /// by default those of `methods`).
+    package init(limits: Limits, methods: [UInt32: MethodDescriptor], httpRoutes: HTTPRoutes? = nil, now: ConnectionInstant) {
         self.limits = limits
         self.methods = methods
+        self.httpRoutes = httpRoutes ?? HTTPRoutes(methods: methods)
         self.openedAt = now
         self.lastCallActivity = now
         self.keepalive = Keepalive(interval: limits.pingInterval, timeout: limits.idleTimeout, now: now)
@@ -165,7 +197,10 @@ package struct ServerConnectionMachine: Sendable {
     /// The memory the connection holds for frames still arriving: the decoder's buffer while it
     /// holds part of a frame; the capacity an empty decoder keeps for the next frame (at most
     /// ``FrameDecoder/retainedCapacity``) is not counted, as no frame is arriving.
-    package var heldFrameBytes: Int { decoder.holdsIncompleteFrame ? decoder.bufferCapacity : 0 }
+    package var heldFrameBytes: Int {
+        if let http { return http.isReadingRequest ? http.parser.bufferCapacity : 0 }
+        return decoder.holdsIncompleteFrame ? decoder.bufferCapacity : 0
+    }
 
     /// Since when the connection has been without a session and without calls, or `nil` when
     /// it has either (or is closed): the connections the server sheds first when it is full.
@@ -192,6 +227,18 @@ package struct ServerConnectionMachine: Sendable {
     package mutating func received(_ bytes: UnsafeRawBufferPointer, now: ConnectionInstant) -> [ServerConnectionAction] {
         var actions: [ServerConnectionAction] = []
         guard phase != .closed else { return actions }
+        if face == .undecided, let first = bytes.first {
+            face = (0x41...0x5A).contains(first) && first != UInt8(ascii: "W") ? .http : .binary
+            if face == .http {
+                http = HTTPExchange(parser: HTTPRequestParser(maxHeadBytes: limits.maxHTTPHeadBytes, maxHeaderCount: limits.maxHTTPHeaderCount))
+                phase = .open
+            }
+        }
+        if face == .http {
+            receivedHTTP(bytes, now: now, &actions)
+            settle(now: now, &actions)
+            return actions
+        }
         keepalive.heard(at: now)
         decoder.append(bytes)
         do {
@@ -248,7 +295,7 @@ package struct ServerConnectionMachine: Sendable {
             transportBacklog <= limits.maxTransportBacklog / 2
         {
             backedUpSince = nil
-            actions.append(.resumeReading)
+            if http?.holdsReading != true { actions.append(.resumeReading) }
             if calls.values.contains(where: \.isStream) { actions.append(.resumeProducing) }
         }
         settle(now: now, &actions)
@@ -262,6 +309,16 @@ package struct ServerConnectionMachine: Sendable {
     ) -> [ServerConnectionAction] {
         var actions: [ServerConnectionAction] = []
         guard phase != .closed, let call = calls.removeValue(forKey: callID) else { return actions }
+        if face == .http {
+            if session == .ended {
+                hasSession = false
+                http?.forgetSession()
+            }
+            sendFinal(callID, method: call.method, isStream: call.isStream, startedAt: call.startedAt, outcome, now: now, &actions)
+            advanceHTTP(now: now, &actions)
+            settle(now: now, &actions)
+            return actions
+        }
         sendFinal(callID, method: call.method, isStream: call.isStream, startedAt: call.startedAt, outcome, now: now, &actions)
         switch session {
         case .bound?:
@@ -281,6 +338,11 @@ package struct ServerConnectionMachine: Sendable {
     package mutating func streamMessage(_ callID: UInt32, _ body: [UInt8], now: ConnectionInstant) -> [ServerConnectionAction] {
         var actions: [ServerConnectionAction] = []
         guard phase == .open || phase == .draining, let call = calls[callID] else { return actions }
+        if face == .http {
+            httpStreamMessage(callID, call: call, body, now: now, &actions)
+            settle(now: now, &actions)
+            return actions
+        }
         do {
             try output.append { bytes throws(ProtocolError) in try encoder.append(.streamMessage, callID: callID, body: body, to: &bytes) }
         } catch {
@@ -317,8 +379,27 @@ package struct ServerConnectionMachine: Sendable {
                 return actions
             }
             if let since = incompleteFrameSince, now >= since + limits.frameTimeout {
-                closeWithError(.deadlineExceeded, "a frame did not arrive whole within \(limits.frameTimeout)",
-                               log: "incomplete frame timed out: \(decoder.bufferedByteCount) bytes held", &actions)
+                if face == .http {
+                    closeWithError(.deadlineExceeded, "the request did not arrive whole within \(limits.frameTimeout)",
+                                   log: "incomplete HTTP request timed out: \(http?.parser.bufferedByteCount ?? 0) bytes held", &actions)
+                } else {
+                    closeWithError(.deadlineExceeded, "a frame did not arrive whole within \(limits.frameTimeout)",
+                                   log: "incomplete frame timed out: \(decoder.bufferedByteCount) bytes held", &actions)
+                }
+                return actions
+            }
+            if face == .http {
+                if calls.isEmpty, http?.isIdle == true, hasSession, now >= lastCallActivity + limits.httpIdleTimeout {
+                    close(log: "HTTP keep-alive idle for \(limits.httpIdleTimeout)", &actions)
+                    return actions
+                }
+                if let since = idleWithoutSessionSince, http?.isIdle == true, now >= since + limits.sessionlessIdleTimeout {
+                    close(log: "HTTP keep-alive idle without a session", &actions)
+                    return actions
+                }
+                expireCalls(now: now, &actions)
+                advanceHTTP(now: now, &actions)
+                settle(now: now, &actions)
                 return actions
             }
             if calls.isEmpty, limits.idleTimeout > .zero, now >= lastCallActivity + limits.idleTimeout {
@@ -360,7 +441,15 @@ package struct ServerConnectionMachine: Sendable {
         case .open:
             phase = .draining
             endWatches(.failure(CallFailure(.unavailable, message)), now: now, &actions)
-            goAway(.ok, message)
+            if face == .http {
+                // A request not yet running is not started; one running finishes, saying close.
+                if http?.isRunning != true {
+                    close(log: "closed while idle: \(message)", &actions)
+                    return actions
+                }
+            } else {
+                goAway(.ok, message)
+            }
             settle(now: now, &actions)
             return actions
         }
@@ -547,6 +636,10 @@ package struct ServerConnectionMachine: Sendable {
         _ callID: UInt32, method: UInt32, isStream: Bool, startedAt: ConnectionInstant,
         _ outcome: CallOutcome, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]
     ) {
+        if face == .http {
+            sendHTTPFinal(callID, method: method, isStream: isStream, startedAt: startedAt, outcome, now: now, &actions)
+            return
+        }
         let type: FrameType = isStream ? .streamEnd : .response
         var status = StatusCode.ok
         switch outcome {
@@ -578,6 +671,7 @@ package struct ServerConnectionMachine: Sendable {
 
     /// Appends a GOAWAY naming the last call the server will finish.
     private mutating func goAway(_ status: StatusCode, _ message: String) {
+        if face == .http { return }
         let frame = GoAwayNotice(lastCallID: callIDs.last, status: status, message: message).frame
         output.append { frame.encode(into: &$0) }
     }
@@ -593,7 +687,11 @@ package struct ServerConnectionMachine: Sendable {
 
     /// A connection error: GOAWAY with its status, calls in flight abandoned, close.
     private mutating func closeWithError(_ status: StatusCode, _ message: String, log: String, _ actions: inout [ServerConnectionAction]) {
-        goAway(status, message)
+        if face == .http {
+            httpLastWords(CallFailure(status, message))
+        } else {
+            goAway(status, message)
+        }
         close(log: log, &actions)
     }
 
@@ -631,17 +729,358 @@ package struct ServerConnectionMachine: Sendable {
         case .awaitingPreface, .awaitingHello:
             return openedAt + limits.handshakeTimeout
         case .open, .draining:
-            var next = keepalive.nextCheck()
+            var next = face == .http ? nil : keepalive.nextCheck()
             func consider(_ instant: ConnectionInstant?) {
                 guard let instant else { return }
                 next = min(next ?? instant, instant)
             }
             consider(backedUpSince.map { $0 + limits.slowReaderTimeout })
             consider(incompleteFrameSince.map { $0 + limits.frameTimeout })
-            if calls.isEmpty, limits.idleTimeout > .zero { consider(lastCallActivity + limits.idleTimeout) }
+            if face == .http {
+                if calls.isEmpty, hasSession { consider(lastCallActivity + limits.httpIdleTimeout) }
+            } else if calls.isEmpty, limits.idleTimeout > .zero {
+                consider(lastCallActivity + limits.idleTimeout)
+            }
             consider(idleWithoutSessionSince.map { $0 + limits.sessionlessIdleTimeout })
             consider(earliestCallTimer)
             return next
+        }
+    }
+}
+
+// MARK: - The HTTP face
+
+extension ServerConnectionMachine {
+    /// A bearer token's session was found (`.success`, with the member's id) or not.
+    package mutating func authenticated(_ result: Result<[UInt8], CallFailure>, now: ConnectionInstant) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        guard phase == .open || phase == .draining, var exchange = http, case .authenticating(var plan) = exchange.stage else { return actions }
+        switch result {
+        case .success(let memberID):
+            exchange.sessionToken = plan.token
+            exchange.memberID = memberID
+            plan.authorized = true
+            exchange.stage = .readingBody(plan)
+            http = exchange
+            hasSession = true
+            advanceHTTP(now: now, &actions)
+        case .failure(let failure):
+            exchange.forgetSession()
+            exchange.stage = .awaitingHead
+            http = exchange
+            hasSession = false
+            // The body was not read: answer, then close.
+            refuseHTTP(ConnectProtocol.httpStatus(failure.status), failure, &actions)
+        }
+        settle(now: now, &actions)
+        return actions
+    }
+
+    private mutating func receivedHTTP(_ bytes: UnsafeRawBufferPointer, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
+        guard var exchange = http else { return }
+        // Nothing more is read once the answer that ends the connection is decided.
+        if phase == .draining, !exchange.isRunning { return }
+        exchange.parser.append(bytes)
+        http = exchange
+        advanceHTTP(now: now, &actions)
+    }
+
+    /// Reads what the parser holds as far as it goes: a head, its session, its body, its call.
+    private mutating func advanceHTTP(now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
+        while phase == .open || phase == .draining, var exchange = http {
+            switch exchange.stage {
+            case .awaitingHead:
+                if phase == .draining { return }
+                let head: HTTPRequestParser.Head?
+                do {
+                    head = try exchange.parser.nextHead()
+                } catch {
+                    http = exchange
+                    refuseHTTP(error.status, CallFailure(ConnectProtocol.status(for: error.status), error.message), &actions)
+                    return
+                }
+                guard let head else {
+                    http = exchange
+                    if exchange.parser.bufferedByteCount == 0 {
+                        incompleteFrameSince = nil
+                    } else if incompleteFrameSince == nil {
+                        incompleteFrameSince = now
+                        lastCallActivity = now
+                    }
+                    return
+                }
+                if incompleteFrameSince == nil { incompleteFrameSince = now }
+                lastCallActivity = now
+                if let agent = head.request.headerFields[.userAgent] {
+                    clientAgent = String(decoding: agent.utf8.prefix(128), as: UTF8.self)
+                }
+                var plan: HTTPRequestPlan
+                do {
+                    plan = try planRequest(head)
+                } catch {
+                    http = exchange
+                    refuseHTTP(error.status, CallFailure(ConnectProtocol.status(for: error.status), error.message), &actions)
+                    return
+                }
+                if let token = plan.token, token == exchange.sessionToken {
+                    plan.authorized = true
+                    exchange.stage = .readingBody(plan)
+                } else if let token = plan.token {
+                    exchange.stage = .authenticating(plan)
+                    http = exchange
+                    actions.append(.authenticate(token: token))
+                    return
+                } else {
+                    exchange.stage = .readingBody(plan)
+                }
+                http = exchange
+            case .authenticating:
+                return
+            case .readingBody(let plan):
+                let limit = plan.authorized ? limits.maxFrameSize : min(limits.maxFrameSize, limits.maxFrameSizeWithoutSession)
+                guard plan.contentLength <= limit else {
+                    let hint = plan.authorized ? "" : " without a session (send Authorization: Bearer and a session token)"
+                    refuseHTTP(.contentTooLarge, CallFailure(.resourceExhausted, "the body (\(plan.contentLength) bytes) is larger than \(limit) bytes, the limit\(hint)"), &actions)
+                    return
+                }
+                guard let body = exchange.parser.takeBody(plan.contentLength) else {
+                    http = exchange
+                    return
+                }
+                exchange.parser.trim(keeping: limits.maxHTTPHeadBytes)
+                http = exchange
+                incompleteFrameSince = exchange.parser.bufferedByteCount > 0 ? now : nil
+                startHTTPCall(plan, body: body, now: now, &actions)
+            case .running:
+                if exchange.parser.bufferedByteCount > limits.maxHTTPHeadBytes, !exchange.holdsReading {
+                    exchange.holdsReading = true
+                    http = exchange
+                    actions.append(.pauseReading)
+                }
+                return
+            }
+        }
+    }
+
+    /// The checked plan of a request, or why it is refused.
+    private func planRequest(_ head: HTTPRequestParser.Head) throws(HTTPRequestError) -> HTTPRequestPlan {
+        let request = head.request
+        let target = request.path ?? "/"
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard let descriptor = httpRoutes.method(at: path) else {
+            throw HTTPRequestError(.notFound, "no method at \(path.prefix(200)): methods are at POST /workout.v1.<Service>Service/<Method>, e.g. /workout.v1.MetaService/Health")
+        }
+        guard request.method == .post else {
+            throw HTTPRequestError(.methodNotAllowed, "\(descriptor.httpPath) takes POST, not \(request.method.rawValue.prefix(16))")
+        }
+        let fields = request.headerFields
+        let contentType = fields[.contentType]
+        let encoding = descriptor.isServerStreaming
+            ? ConnectProtocol.streamingEncoding(contentType) : ConnectProtocol.unaryEncoding(contentType)
+        guard let encoding else {
+            let wanted = descriptor.isServerStreaming ? "application/connect+json or application/connect+proto" : "application/json or application/proto"
+            throw HTTPRequestError(.unsupportedMediaType, "\(descriptor.name) takes Content-Type \(wanted), not \(contentType.map { String($0.prefix(64)) } ?? "none")")
+        }
+        if fields[.transferEncoding] != nil {
+            throw HTTPRequestError(.lengthRequired, "chunked request bodies are not accepted: send the body with Content-Length")
+        }
+        let lengths = Set(fields[values: .contentLength])
+        guard lengths.count <= 1 else { throw HTTPRequestError(.badRequest, "Content-Length is given twice with different values") }
+        guard let lengthText = lengths.first else {
+            throw HTTPRequestError(.lengthRequired, "a POST needs Content-Length (send {} for an empty message)")
+        }
+        guard (1...12).contains(lengthText.utf8.count), lengthText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let contentLength = Int(lengthText) else {
+            throw HTTPRequestError(.badRequest, "Content-Length must be a whole number of bytes")
+        }
+        if let contentEncoding = fields[.contentEncoding], contentEncoding.lowercased() != "identity" {
+            throw HTTPRequestError(.unsupportedMediaType, "compressed request bodies (Content-Encoding \(contentEncoding.prefix(32))) are not accepted")
+        }
+        let timeout = try ConnectProtocol.timeoutMilliseconds(fields[HTTPField.Name("Connect-Timeout-Ms")!])
+        var token: [UInt8]?
+        if let authorization = fields[.authorization] {
+            token = try BearerToken.parse(authorization)
+        }
+        var idempotencyKey: String?
+        if let key = fields[HTTPField.Name("Idempotency-Key")!] {
+            guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw HTTPRequestError(.badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters")
+            }
+            idempotencyKey = key
+        }
+        return HTTPRequestPlan(
+            descriptor: descriptor, encoding: encoding, contentLength: contentLength, timeoutMilliseconds: timeout,
+            keepAlive: head.keepsAlive, token: token, idempotencyKey: idempotencyKey)
+    }
+
+    /// Runs a request whose body arrived, or answers why not (keeping the connection).
+    private mutating func startHTTPCall(_ plan: HTTPRequestPlan, body: [UInt8], now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
+        guard var exchange = http else { return }
+        let descriptor = plan.descriptor
+        let callID = exchange.nextCallID
+        exchange.nextCallID &+= 1
+        func answerAtOnce(_ failure: CallFailure, _ actions: inout [ServerConnectionAction]) {
+            exchange.stage = .running(callID: callID, plan, streaming: false)
+            http = exchange
+            sendHTTPFinal(callID, method: descriptor.number, isStream: false, startedAt: now, .failure(failure), now: now, &actions)
+        }
+        guard phase == .open else {
+            answerAtOnce(CallFailure(.unavailable, "the server is shutting down; try again in a moment"), &actions)
+            return
+        }
+        if descriptor.needsSession, !plan.authorized {
+            answerAtOnce(CallFailure(.unauthenticated, "\(descriptor.name) needs a session: send Authorization: Bearer and a session token (from \(MethodCatalog.login.descriptor.httpPath)) or a device token"), &actions)
+            return
+        }
+        if plan.timeoutMilliseconds == 0 {
+            answerAtOnce(CallFailure(.deadlineExceeded, "the call's deadline (Connect-Timeout-Ms: 0) had passed when it arrived"), &actions)
+            return
+        }
+        let request: [UInt8]
+        do {
+            let message = descriptor.isServerStreaming ? try ConnectProtocol.streamingRequestMessage(body) : body
+            let ids = plan.authorized ? RecordIDSource(memberID: exchange.memberID ?? [], method: descriptor.number, idempotencyKey: plan.idempotencyKey) : nil
+            request = try descriptor.transcoder.request(from: message, encoding: plan.encoding, assigningIDsFrom: ids)
+        } catch let error as HTTPRequestError {
+            answerAtOnce(CallFailure(.invalidArgument, error.message), &actions)
+            return
+        } catch {
+            answerAtOnce(CallFailure(.invalidArgument, "\(error)"), &actions)
+            return
+        }
+        let deadline = plan.timeoutMilliseconds.map { now + .milliseconds(Int64($0)) }
+        let call = OpenCall(
+            method: descriptor.number, isStream: descriptor.isServerStreaming, isWatch: descriptor.number == Self.watchMethod,
+            startedAt: now, deadline: deadline, budgetMilliseconds: plan.timeoutMilliseconds ?? 0)
+        calls[callID] = call
+        if let end = timerOf(call) { earliestCallTimer = min(earliestCallTimer ?? end, end) }
+        exchange.stage = .running(callID: callID, plan, streaming: descriptor.isServerStreaming)
+        http = exchange
+        if descriptor.isServerStreaming {
+            var fields = HTTPFields()
+            fields[.contentType] = plan.encoding == .json ? "application/connect+json" : "application/connect+proto"
+            fields[.cacheControl] = "no-store"
+            output.append { HTTPResponseHead.write(.ok, fields, contentLength: nil, keepAlive: plan.keepAlive, to: &$0) }
+        }
+        actions.append(.run(ServerCallStart(callID: callID, method: descriptor.number, body: request)))
+    }
+
+    /// A stream's message as a chunk holding one envelope.
+    private mutating func httpStreamMessage(
+        _ callID: UInt32, call: OpenCall, _ body: [UInt8], now: ConnectionInstant, _ actions: inout [ServerConnectionAction]
+    ) {
+        guard let exchange = http, case .running(callID, let plan, true) = exchange.stage else { return }
+        do {
+            let message = plan.encoding == .json ? try plan.descriptor.transcoder.responseJSON(from: body) : body
+            var envelope: [UInt8] = []
+            envelope.reserveCapacity(message.count + 5)
+            ConnectProtocol.appendEnvelope(message, endOfStream: false, to: &envelope)
+            output.append { HTTPResponseHead.writeChunk(envelope, to: &$0) }
+        } catch {
+            calls[callID] = nil
+            actions.append(.stopWork(callID: callID))
+            sendHTTPFinal(callID, method: call.method, isStream: true, startedAt: call.startedAt,
+                          .failure(CallFailure(.internal, "a stream message could not be written as JSON")), now: now, &actions)
+        }
+    }
+
+    /// The answer that ends the call in hand: a unary response (its body, or Connect's JSON
+    /// error with its HTTP status), or a stream's end message and last chunk.
+    private mutating func sendHTTPFinal(
+        _ callID: UInt32, method: UInt32, isStream: Bool, startedAt: ConnectionInstant,
+        _ outcome: CallOutcome, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]
+    ) {
+        guard var exchange = http, case .running(callID, let plan, let streaming) = exchange.stage else { return }
+        exchange.requestsServed += 1
+        let keepAlive = plan.keepAlive && phase == .open && exchange.requestsServed < limits.maxHTTPRequestsPerConnection
+        var status = StatusCode.ok
+        if streaming {
+            var failure: CallFailure?
+            if case .failure(let error) = outcome { failure = error }
+            status = failure?.status ?? .ok
+            var envelope: [UInt8] = []
+            ConnectProtocol.appendEnvelope(ConnectProtocol.endStreamJSON(failure), endOfStream: true, to: &envelope)
+            output.append {
+                HTTPResponseHead.writeChunk(envelope, to: &$0)
+                HTTPResponseHead.writeChunk([], to: &$0)
+            }
+        } else {
+            switch outcome {
+            case .success(let body):
+                do {
+                    let answer = plan.encoding == .json ? try plan.descriptor.transcoder.responseJSON(from: body) : body
+                    var fields = HTTPFields()
+                    fields[.contentType] = plan.encoding == .json ? "application/json" : "application/proto"
+                    fields[.cacheControl] = "no-store"
+                    output.append {
+                        HTTPResponseHead.write(.ok, fields, contentLength: answer.count, keepAlive: keepAlive, to: &$0)
+                        $0.append(contentsOf: answer)
+                    }
+                } catch {
+                    status = .internal
+                    appendHTTPError(CallFailure(.internal, "the answer could not be written as JSON"), keepAlive: keepAlive)
+                }
+            case .failure(let failure):
+                status = failure.status
+                appendHTTPError(failure, keepAlive: keepAlive)
+            }
+        }
+        exchange.stage = .awaitingHead
+        let resume = exchange.holdsReading
+        exchange.holdsReading = false
+        http = exchange
+        if resume, backedUpSince == nil { actions.append(.resumeReading) }
+        if !keepAlive, phase == .open { phase = .draining }
+        lastCallActivity = now
+        actions.append(.callEnded(ServerCallSummary(callID: callID, method: method, status: status, duration: now.since(startedAt))))
+    }
+
+    /// Connect's error answer for a unary call.
+    private mutating func appendHTTPError(_ failure: CallFailure, keepAlive: Bool, status: HTTPResponse.Status? = nil) {
+        let body = ConnectProtocol.errorJSON(failure)
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        fields[.cacheControl] = "no-store"
+        if failure.details.retryAfterMs > 0 {
+            fields[.retryAfter] = String((failure.details.retryAfterMs + 999) / 1000)
+        }
+        if status == .methodNotAllowed { fields[.allow] = "POST" }
+        output.append {
+            HTTPResponseHead.write(status ?? ConnectProtocol.httpStatus(failure.status), fields, contentLength: body.count, keepAlive: keepAlive, to: &$0)
+            $0.append(contentsOf: body)
+        }
+    }
+
+    /// Refuses the request in hand before it ran (its body may be unread): the answer, then
+    /// the connection ends once it is written.
+    private mutating func refuseHTTP(_ status: HTTPResponse.Status, _ failure: CallFailure, _ actions: inout [ServerConnectionAction]) {
+        guard var exchange = http else { return }
+        appendHTTPError(failure, keepAlive: false, status: status)
+        exchange.stage = .awaitingHead
+        exchange.requestsServed += 1
+        http = exchange
+        incompleteFrameSince = nil
+        actions.append(.callEnded(ServerCallSummary(callID: 0, method: 0, status: failure.status, duration: .zero)))
+        if phase == .open { phase = .draining }
+    }
+
+    /// Before the connection closes on an error: what the client should still hear, if it
+    /// waits for an answer (a request timing out hears 408, a stream its end).
+    private mutating func httpLastWords(_ failure: CallFailure) {
+        guard let exchange = http else { return }
+        switch exchange.stage {
+        case .running(_, _, streaming: true):
+            var envelope: [UInt8] = []
+            ConnectProtocol.appendEnvelope(ConnectProtocol.endStreamJSON(failure), endOfStream: true, to: &envelope)
+            output.append {
+                HTTPResponseHead.writeChunk(envelope, to: &$0)
+                HTTPResponseHead.writeChunk([], to: &$0)
+            }
+        case .running:
+            appendHTTPError(failure, keepAlive: false)
+        case .awaitingHead where exchange.parser.bufferedByteCount == 0:
+            break
+        case .awaitingHead, .authenticating, .readingBody:
+            appendHTTPError(failure, keepAlive: false, status: failure.status == .deadlineExceeded ? .requestTimeout : nil)
         }
     }
 }
@@ -688,6 +1127,9 @@ package struct ServerCallSummary: Sendable, Hashable {
 package enum ServerConnectionAction: Sendable, Equatable {
     /// Run a call's work; report its end with `callFinished` (or messages with `streamMessage`).
     case run(ServerCallStart)
+    /// HTTP: find the session of a bearer token (resuming it, as Auth.Resume does) and report
+    /// it with ``ServerConnectionMachine/authenticated(_:now:)``.
+    case authenticate(token: [UInt8])
     /// Stop a call's work: its final frame went out already, or never will.
     case stopWork(callID: UInt32)
     /// A call's final frame went out.

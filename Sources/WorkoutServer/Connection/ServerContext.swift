@@ -15,6 +15,8 @@ package final class ServerContext: Sendable {
     let connectionLimits: ServerConnectionMachine.Limits
     /// The methods served, by number: made once, shared by every connection's machine.
     let methods: [UInt32: MethodDescriptor]
+    /// Where the HTTP face's paths lead: made once, shared by every connection's machine.
+    let httpRoutes: HTTPRoutes
     /// Logs a store out of space once per interval, and its recovery.
     let storageAlarm: StorageAlarm
     /// Read buffers of ``ServerConfiguration/readChunkSize`` bytes, lent to connections per read.
@@ -33,6 +35,7 @@ package final class ServerContext: Sendable {
         self.logger = logger
         self.connectionLimits = ServerConnectionMachine.Limits(configuration)
         self.methods = router.descriptors
+        self.httpRoutes = HTTPRoutes(methods: methods)
         self.storageAlarm = StorageAlarm(household: household, logger: logger)
         self.readBuffers = ReadBufferPool(size: max(configuration.readChunkSize, 4_096))
         self.incompleteFrameBudget = max(configuration.maxIncompleteFrameBytes, configuration.maxFrameSize + (64 << 10))

@@ -1,0 +1,164 @@
+import Foundation
+import ServerTestSupport
+import Testing
+import TestSupport
+import WorkoutProtocol
+import WorkoutServer
+
+/// The HTTP face against the real server and store: a curl-like session, server-made ids that
+/// make retries safe, Watch followed as a stream, and hostile HTTP clients that stay bounded
+/// while a member on another address is served.
+@Suite("The HTTP face over real connections")
+struct HTTPFaceTests {
+    static func json(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test("Log in, log a weigh-in without an id, retry it with the same Idempotency-Key, read the week", arguments: [false, true])
+    func curlSession(tls: Bool) async throws {
+        try await withServer(tls: tls) { _, _, port in
+            try await blocking {
+                let client = try HTTPTestClient(port: port)
+                let login = try client.request("POST", "/workout.v1.AuthService/Login",
+                                               body: Self.json(#"{"email": "\#(ownerEmail)", "password": "\#(ownerPassword)"}"#))
+                #expect(login.status == 200 && login.header("content-type") == "application/json")
+                client.token = try Workout_V1_LoginResponse(jsonUTF8Bytes: login.body).sessionToken
+                #expect(client.token?.count == 32)
+
+                let weighIn = Self.json(#"{"entry": {"weightKg": 71.5, "measuredAtMs": "\#(nowMilliseconds())"}}"#)
+                let first = try client.request("POST", "/workout.v1.LoggingService/LogWeight", body: weighIn, headers: [("Idempotency-Key", "scale-1")])
+                #expect(first.status == 200, "\(first.text)")
+                let logged = try Workout_V1_LogWeightResponse(jsonUTF8Bytes: first.body)
+                #expect(logged.entry.id.count == 16 && !logged.replayed && logged.profileWeightUpdated)
+                let retry = try client.request("POST", "/workout.v1.LoggingService/LogWeight", body: weighIn, headers: [("Idempotency-Key", "scale-1")])
+                let replayed = try Workout_V1_LogWeightResponse(jsonUTF8Bytes: retry.body)
+                #expect(replayed.replayed && replayed.entry.id == logged.entry.id)
+                let another = try Workout_V1_LogWeightResponse(jsonUTF8Bytes: client.request("POST", "/workout.v1.LoggingService/LogWeight", body: weighIn).body)
+                #expect(!another.replayed && another.entry.id != logged.entry.id)
+
+                var week = Workout_V1_SummariesRequest()
+                week.fromDay = todayUTC(offsetDays: -6)
+                week.toDay = todayUTC()
+                week.granularity = .day
+                let summaries = try client.call(MethodCatalog.summaries, week)
+                #expect(summaries.periods.count == 7)
+                let progress = try client.call(MethodCatalog.weightProgress, Workout_V1_WeightProgressRequest())
+                #expect(Set(progress.entries.map(\.id)) == [logged.entry.id, another.entry.id])
+            }
+        }
+    }
+
+    @Test("An error answers Connect's JSON with the binary protocol's status, message and field")
+    func errorsAsConnectJSON() async throws {
+        try await withServer { _, _, port in
+            try await blocking {
+                let client = try HTTPTestClient(port: port)
+                _ = try client.call(MethodCatalog.login, { var r = Workout_V1_LoginRequest(); r.email = ownerEmail; r.password = ownerPassword; return r }())
+                let answer = try client.request("POST", "/workout.v1.LoggingService/LogWorkout",
+                                                body: Self.json(#"{"workout": {"workoutType": "run", "durationSeconds": 0, "performedAtMs": "\#(nowMilliseconds())"}}"#))
+                #expect(answer.status == 400)
+                let failure = HTTPTestClient.failure(of: answer)
+                #expect(failure.status == .invalidArgument && failure.details.field == "workout.duration_seconds")
+                #expect(answer.text.contains(#""code":"invalid_argument""#))
+                // The connection stays: the next call is served.
+                #expect(try client.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).profile.email == ownerEmail)
+                // A revoked session is refused at once.
+                _ = try client.call(MethodCatalog.logout, Workout_V1_LogoutRequest())
+                let stale = try HTTPTestClient(port: port)
+                stale.token = Data(repeating: 1, count: 32)
+                let refused = try stale.request("POST", "/workout.v1.ProfileService/GetProfile", body: Self.json("{}"))
+                #expect(refused.status == 401 && refused.header("connection") == "close")
+            }
+        }
+    }
+
+    @Test("A browser can follow Watch: a meal logged on another device arrives as a stream message")
+    func watchOverHTTP() async throws {
+        try await withServer(tls: true) { _, _, port in
+            try await blocking {
+                let browser = try HTTPTestClient(port: port)
+                _ = try browser.call(MethodCatalog.login, { var r = Workout_V1_LoginRequest(); r.email = ownerEmail; r.password = ownerPassword; return r }())
+                let stream = try HTTPStream(browser, MethodCatalog.watch, Workout_V1_WatchRequest())
+                #expect(stream.head.status == 200 && stream.head.header("content-type") == "application/connect+json")
+                var caughtUp = false
+                for _ in 0..<100 where !caughtUp {
+                    caughtUp = try #require(try stream.next()).caughtUp
+                }
+                #expect(caughtUp)
+                let phone = try TestConnection.owner(port: port)
+                var logMeal = Workout_V1_LogMealRequest()
+                logMeal.meal = meal(items: 2)
+                _ = try phone.call(MethodCatalog.logMeal, logMeal)
+                var seen = false
+                for _ in 0..<20 where !seen {
+                    let event = try #require(try stream.next())
+                    seen = event.changes.contains { $0.meal.id == logMeal.meal.id }
+                }
+                #expect(seen)
+            }
+        }
+    }
+
+    @Test("Hostile HTTP stays bounded and a member on another address is served throughout")
+    func hostileHTTP() async throws {
+        try await withServer(configure: {
+            $0.frameTimeout = .seconds(1)
+            $0.sessionlessIdleTimeout = .seconds(2)
+        }) { server, _, port in
+            try await blocking {
+                let member = try HTTPTestClient(port: port, source: "127.0.0.9")
+                _ = try member.call(MethodCatalog.login, { var r = Workout_V1_LoginRequest(); r.email = ownerEmail; r.password = ownerPassword; return r }())
+                func memberServed() throws {
+                    #expect(try member.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).profile.email == ownerEmail)
+                }
+
+                // A header that never ends: refused at the head's limit.
+                let endless = try HTTPTestClient(port: port, source: "127.0.0.2")
+                try endless.connection.write(Array("POST /workout.v1.MetaService/Health HTTP/1.1\r\nX-Long: ".utf8))
+                for _ in 0..<20 { try endless.connection.write([UInt8](repeating: 0x61, count: 1_024)) }
+                #expect(try endless.readResponse().status == 431)
+                try memberServed()
+
+                // 10,000 headers.
+                let many = try HTTPTestClient(port: port, source: "127.0.0.2")
+                let fields = (0..<10_000).map { "X-\($0): 1\r\n" }.joined()
+                try? many.connection.write(Array("POST /workout.v1.MetaService/Health HTTP/1.1\r\n\(fields)\r\n".utf8))
+                #expect(try many.readResponse().status == 431)
+                try memberServed()
+
+                // A body shorter than its Content-Length, then silence: 408 after the frame timeout.
+                let short = try HTTPTestClient(port: port, source: "127.0.0.3")
+                try short.connection.write(Array("POST /workout.v1.MetaService/Health HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{}".utf8))
+                #expect(try short.readResponse().status == 408)
+                try memberServed()
+
+                // A slow sender: a byte every 100 ms never finishes its head within the frame timeout.
+                let slow = try HTTPTestClient(port: port, source: "127.0.0.4")
+                var refused = false
+                for byte in Array("POST /workout.v1.MetaService/Health HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaa".utf8) {
+                    do {
+                        try slow.connection.write([byte])
+                    } catch {
+                        refused = true
+                        break
+                    }
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                #expect(refused || slow.connection.isClosedByServer())
+                try memberServed()
+
+                // 1,000 kept-alive connections after one call each, from four addresses: the server
+                // holds them within its limits and drops them after the idle time without a session.
+                var idle: [HTTPTestClient] = []
+                for index in 0..<1_000 {
+                    guard let client = try? HTTPTestClient(port: port, source: "127.0.1.\(index % 4 + 1)") else { continue }
+                    guard (try? client.call(MethodCatalog.health, Workout_V1_HealthRequest())) != nil else { continue }
+                    idle.append(client)
+                }
+                #expect(idle.count == 1_000)
+                #expect(server.openConnections <= 1_024)
+                try memberServed()
+                #expect(eventually(within: 10) { server.openConnections <= 2 })
+                try memberServed()
+            }
+        }
+    }
+}
