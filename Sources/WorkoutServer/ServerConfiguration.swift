@@ -52,6 +52,8 @@ package struct ServerConfiguration: Sendable {
     package var maxHTTPRequestsPerConnection = 10_000
     /// HTTP: how long a kept-alive connection with a session may wait for its next request.
     package var httpIdleTimeout: Duration = .seconds(60)
+    /// Files the HTTP face serves for GET, by path (`/`, `/app.js`): the dashboard.
+    package var assets: [String: StaticAsset] = [:]
     /// The server's name and version in ServerHello and Meta.Health.
     package var agent = "workoutd/0.1"
     /// TLS with the server's identity (see ``ServerIdentity``), or `nil` for plain TCP, which

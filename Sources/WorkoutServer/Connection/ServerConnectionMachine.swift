@@ -816,7 +816,19 @@ extension ServerConnectionMachine {
                 }
                 var plan: HTTPRequestPlan
                 do {
-                    plan = try planRequest(head)
+                    guard let planned = try planRequest(head) else {
+                        // A file answered at once; the next request may follow.
+                        exchange.stage = .awaitingHead
+                        exchange.requestsServed += 1
+                        http = exchange
+                        incompleteFrameSince = nil
+                        lastCallActivity = now
+                        if !head.keepsAlive || exchange.requestsServed >= limits.maxHTTPRequestsPerConnection, phase == .open {
+                            phase = .draining
+                        }
+                        continue
+                    }
+                    plan = planned
                 } catch {
                     http = exchange
                     refuseHTTP(error.status, CallFailure(ConnectProtocol.status(for: error.status), error.message), &actions)
@@ -862,13 +874,27 @@ extension ServerConnectionMachine {
         }
     }
 
-    /// The checked plan of a request, or why it is refused.
-    private func planRequest(_ head: HTTPRequestParser.Head) throws(HTTPRequestError) -> HTTPRequestPlan {
+    /// The checked plan of a call, `nil` when the request was for a file (answered here), or
+    /// why it is refused.
+    private mutating func planRequest(_ head: HTTPRequestParser.Head) throws(HTTPRequestError) -> HTTPRequestPlan? {
         let request = head.request
         let target = request.path ?? "/"
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard let descriptor = httpRoutes.method(at: path) else {
-            throw HTTPRequestError(.notFound, "no method at \(path.prefix(200)): methods are at POST /workout.v1.<Service>Service/<Method>, e.g. /workout.v1.MetaService/Health")
+        let descriptor: MethodDescriptor
+        switch httpRoutes.route(at: path) {
+        case .method(let method)?:
+            descriptor = method
+        case .asset(let asset)?:
+            guard request.method == .get || request.method == .head else {
+                throw HTTPRequestError(.methodNotAllowed, "\(path.prefix(200)) takes GET, not \(request.method.rawValue.prefix(16))")
+            }
+            if request.headerFields[.contentLength].map({ $0 != "0" }) ?? false || request.headerFields[.transferEncoding] != nil {
+                throw HTTPRequestError(.badRequest, "a GET carries no body")
+            }
+            answerAsset(asset, headOnly: request.method == .head, keepAlive: head.keepsAlive)
+            return nil
+        case nil:
+            throw HTTPRequestError(.notFound, "nothing at \(path.prefix(200)): methods are at POST /workout.v1.<Service>Service/<Method>, e.g. /workout.v1.MetaService/Health")
         }
         guard request.method == .post else {
             throw HTTPRequestError(.methodNotAllowed, "\(descriptor.httpPath) takes POST, not \(request.method.rawValue.prefix(16))")
@@ -910,6 +936,22 @@ extension ServerConnectionMachine {
         return HTTPRequestPlan(
             descriptor: descriptor, encoding: encoding, contentLength: contentLength, timeoutMilliseconds: timeout,
             keepAlive: head.keepsAlive, token: token, idempotencyKey: idempotencyKey)
+    }
+
+    /// Answers a file, with the headers that keep a page to itself: a strict
+    /// Content-Security-Policy (its own scripts, styles and connections only, no inline script,
+    /// no framing), no MIME sniffing, no referrer.
+    private mutating func answerAsset(_ asset: StaticAsset, headOnly: Bool, keepAlive: Bool) {
+        var fields = HTTPFields()
+        fields[.contentType] = asset.contentType
+        fields[.cacheControl] = "no-cache"
+        fields[.contentSecurityPolicy] = ConnectProtocol.contentSecurityPolicy
+        fields[.xContentTypeOptions] = "nosniff"
+        fields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        output.append {
+            HTTPResponseHead.write(.ok, fields, contentLength: asset.body.count, keepAlive: keepAlive, to: &$0)
+            if !headOnly { $0.append(contentsOf: asset.body) }
+        }
     }
 
     /// Runs a request whose body arrived, or answers why not (keeping the connection).

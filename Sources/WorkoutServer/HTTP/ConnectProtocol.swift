@@ -5,6 +5,12 @@ package import WorkoutProtocol
 /// The Connect protocol's rules (connectrpc.com's specification) as the HTTP face applies
 /// them: codes and HTTP statuses, the JSON error, the streaming envelope, the timeout header.
 package enum ConnectProtocol {
+    /// The Content-Security-Policy of every file the face serves: the page's own scripts,
+    /// styles, images and connections only; no inline script, no plug-ins, no framing.
+    package static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
     /// The media types a unary call's body may have.
     package static func unaryEncoding(_ contentType: String?) -> MessageTranscoder.Encoding? {
         switch mediaType(contentType) {

@@ -1,23 +1,46 @@
 package import WorkoutProtocol
 
+/// A file the HTTP face serves as it is, for GET and HEAD (the household's dashboard).
+package struct StaticAsset: Sendable {
+    /// Its `Content-Type`.
+    package var contentType: String
+    /// Its bytes.
+    package var body: [UInt8]
+
+    /// A file of `contentType` holding `body`.
+    package init(contentType: String, body: [UInt8]) {
+        self.contentType = contentType
+        self.body = body
+    }
+}
+
+/// What a path of the HTTP face leads to.
+package enum HTTPRoute: Sendable {
+    /// A method of the catalog (POST).
+    case method(MethodDescriptor)
+    /// A file (GET, HEAD).
+    case asset(StaticAsset)
+}
+
 /// Where the HTTP face's paths lead: each method of the catalog at its Connect path
 /// (`/workout.v1.AuthService/Login`), and at the short form of its catalog name
-/// (`/workout.v1.Auth/Login`). Made once per server, from the methods it serves.
+/// (`/workout.v1.Auth/Login`); the files of the dashboard at theirs. Made once per server.
 package struct HTTPRoutes: Sendable {
-    private let byPath: [String: MethodDescriptor]
+    private let byPath: [String: HTTPRoute]
 
-    /// The routes of `methods`.
-    package init(methods: [UInt32: MethodDescriptor]) {
-        var byPath: [String: MethodDescriptor] = [:]
+    /// The routes of `methods` and `assets` (by path, e.g. `/` and `/app.js`).
+    package init(methods: [UInt32: MethodDescriptor], assets: [String: StaticAsset] = [:]) {
+        var byPath: [String: HTTPRoute] = [:]
+        for (path, asset) in assets { byPath[path] = .asset(asset) }
         for descriptor in methods.values {
-            byPath[descriptor.httpPath] = descriptor
-            byPath["/workout.v1.\(descriptor.name.replacingDotWithSlash)"] = descriptor
+            byPath[descriptor.httpPath] = .method(descriptor)
+            byPath["/workout.v1.\(descriptor.name.replacingDotWithSlash)"] = .method(descriptor)
         }
         self.byPath = byPath
     }
 
-    /// The method at `path` (without its query), or `nil`.
-    package func method(at path: Substring) -> MethodDescriptor? {
+    /// What `path` (without its query) leads to, or `nil`.
+    package func route(at path: Substring) -> HTTPRoute? {
         byPath[String(path)]
     }
 }

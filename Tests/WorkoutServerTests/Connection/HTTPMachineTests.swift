@@ -260,3 +260,27 @@ struct HTTPMachineTests {
         #expect(end.hasSuffix("0\r\n\r\n"))
     }
 }
+
+/// Files served for GET and HEAD, with the headers that keep a page to itself.
+@Suite("The connection machine's HTTP face: files")
+struct HTTPAssetMachineTests {
+    static let routes = HTTPRoutes(
+        methods: ServerMachineHarness.methods,
+        assets: ["/": StaticAsset(contentType: "text/html; charset=utf-8", body: Array("<!doctype html><title>W</title>".utf8))])
+
+    @Test("GET / answers the file with a strict Content-Security-Policy; HEAD its head; POST is 405")
+    func files() {
+        var harness = ServerMachineHarness(handshake: false)
+        harness.machine = ServerConnectionMachine(limits: .init(), methods: ServerMachineHarness.methods, httpRoutes: Self.routes, now: .zero)
+        harness.send(bytes: Array("GET / HTTP/1.1\r\nHost: h\r\n\r\nHEAD / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        let answer = harness.machine.output.withUnreadBytes { String(decoding: $0, as: UTF8.self) }
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"))
+        #expect(answer.contains("Content-Security-Policy: default-src 'none'; script-src 'self';"))
+        #expect(answer.contains("X-Content-Type-Options: nosniff"))
+        #expect(answer.components(separatedBy: "<title>W</title>").count == 2, "the HEAD answer has no body")
+        #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
+        harness.send(bytes: Array("POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n".utf8))
+        let refusal = harness.machine.output.withUnreadBytes { String(decoding: $0, as: UTF8.self) }
+        #expect(refusal.contains("HTTP/1.1 405 Method Not Allowed"))
+    }
+}
