@@ -205,7 +205,7 @@ let package = Package(
             name: "WorkoutClientTests",
             dependencies: [
                 "WorkoutClient", "WorkoutProtocol", "TestSupport", "ServerTestSupport", "WorkoutServer", "WorkoutCore",
-                .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
+                "WorkoutRules", .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings
         ),
@@ -216,7 +216,7 @@ let package = Package(
             name: "WorkoutCLITests",
             dependencies: [
                 "workout", "workoutd", "workout-outbox-crasher", "workout-quickstart", "WorkoutClient", "TestSupport",
-                "ProcessTestSupport",
+                "ProcessTestSupport", "WorkoutRules",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,7 +1,7 @@
 package import Foundation
 package import LMDB
 package import Storage
-import WorkoutProtocol
+package import WorkoutProtocol
 import WorkoutRules
 
 /// A household's data and everything members and admins do with it: accounts, sessions,
@@ -101,10 +101,14 @@ package struct Caller: Sendable, Hashable {
     package var sessionID: UUID
     /// SHA-256 of the session's token: the session's key.
     package var tokenDigest: [UInt8]
+    /// What the caller may do when it is a device token; `nil` for a session made by Login or
+    /// Register, which may do everything its member may.
+    package var scopes: Set<Workout_V1_TokenScope>?
 
-    package init(userID: UUID, sessionID: UUID, tokenDigest: [UInt8]) {
+    package init(userID: UUID, sessionID: UUID, tokenDigest: [UInt8], scopes: Set<Workout_V1_TokenScope>? = nil) {
         self.userID = userID
         self.sessionID = sessionID
         self.tokenDigest = tokenDigest
+        self.scopes = scopes
     }
 }

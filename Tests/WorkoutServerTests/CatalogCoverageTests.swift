@@ -57,7 +57,7 @@ struct CatalogCoverageTests {
                 let connection = try TestConnection(port: port)
                 try connection.handshake()
                 let methods = MethodCatalog.all.filter(\.needsSession)
-                #expect(methods.count == 34)
+                #expect(methods.count == 37)
                 for method in methods {
                     let id = try connection.sendRequest(method: method.number, body: [])
                     let frame = try connection.finalFrame(of: id)
@@ -267,6 +267,22 @@ struct CatalogCoverageTests {
                 _ = try device1.call(MethodCatalog.revokeSession, revokeSession)
                 note(MethodCatalog.revokeSession)
                 #expect(try device3.status(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).0 == .unauthenticated)
+
+                // Device tokens.
+                var makeToken = Workout_V1_CreateDeviceTokenRequest()
+                makeToken.name = "Home Assistant"
+                makeToken.scopes = [.read]
+                let madeToken = try device1.call(MethodCatalog.createDeviceToken, makeToken)
+                #expect(madeToken.token.count == 32 && madeToken.deviceToken.name == "Home Assistant")
+                note(MethodCatalog.createDeviceToken)
+                let tokens = try device1.call(MethodCatalog.listDeviceTokens, Workout_V1_ListDeviceTokensRequest())
+                #expect(tokens.deviceTokens.map(\.tokenID) == [madeToken.deviceToken.tokenID])
+                note(MethodCatalog.listDeviceTokens)
+                var revokeToken = Workout_V1_RevokeDeviceTokenRequest()
+                revokeToken.tokenID = madeToken.deviceToken.tokenID
+                #expect(try device1.call(MethodCatalog.revokeDeviceToken, revokeToken).revoked)
+                #expect(try device1.call(MethodCatalog.revokeDeviceToken, revokeToken).revoked == false)
+                note(MethodCatalog.revokeDeviceToken)
 
                 // Profile.
                 let profile = try device1.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest())

@@ -1,4 +1,5 @@
 import Foundation
+import WorkoutRules
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -177,7 +177,8 @@ extension HouseholdStore {
             return try await write { [self] txn in
                 var (session, user) = try resumable(txn)
                 session.lastUsedAtMs = now
-                session.expiresAtMs = now + lifetime
+                // A device token does not expire; a session slides.
+                if !session.deviceToken { session.expiresAtMs = now + lifetime }
                 try txn.put(session, forKey: digest, in: tables.sessions)
                 return authenticated(user: user, session: session, token: nil, tokenDigest: digest.bytes, now: now)
             }
@@ -337,7 +338,9 @@ extension HouseholdStore {
         let userID = UUID(bytes: user.userID)
         let digest = token.map { Secrets.digest($0) } ?? tokenDigest ?? []
         return Authenticated(
-            caller: Caller(userID: userID, sessionID: UUID(bytes: session.sessionID), tokenDigest: digest),
+            caller: Caller(
+                userID: userID, sessionID: UUID(bytes: session.sessionID), tokenDigest: digest,
+                scopes: session.deviceToken ? Set(session.scopes.compactMap { Workout_V1_TokenScope(rawValue: Int($0)) }) : nil),
             token: token, session: sessionInfo(session, current: true),
             profile: profile(of: user), totals: totals(of: user, now: now), revision: user.revision)
     }
@@ -354,8 +357,14 @@ extension HouseholdStore {
         return info
     }
 
-    /// Every session of `user`, with its key.
+    /// Every session of `user` made by Login or Register (device tokens are not sessions to
+    /// list, evict or revoke with them), with its key.
     func sessions(of user: UUID, in txn: borrowing some TransactionReading & ~Copyable) throws -> [(key: DigestKey, value: Workout_Store_V1_StoredSession)] {
+        try credentials(of: user, in: txn).filter { !$0.value.deviceToken }
+    }
+
+    /// Every session and device token of `user`, with its key.
+    func credentials(of user: UUID, in txn: borrowing some TransactionReading & ~Copyable) throws -> [(key: DigestKey, value: Workout_Store_V1_StoredSession)] {
         try txn.scanRecords(tables.sessionsByUser, in: tables.sessions, ScanRequest(range: .prefix(user.orderedKey))).elements
     }
 

@@ -16,7 +16,7 @@ extension HouseholdStore {
         for key in try txn.scan(tables.achievements, prefix).elements.map(\.key) { try txn.delete(key, from: tables.achievements) }
         for key in try txn.scan(tables.changes, prefix).elements.map(\.key) { try txn.delete(key, from: tables.changes) }
         for key in try txn.scan(tables.tombstones, prefix).elements.map(\.key) { try txn.delete(key, from: tables.tombstones) }
-        for (key, _) in try sessions(of: user, in: txn) { try txn.delete(key, from: tables.sessions) }
+        for (key, _) in try credentials(of: user, in: txn) { try txn.delete(key, from: tables.sessions) }
         try txn.delete(user, from: tables.users)
     }
 }

@@ -308,6 +308,15 @@ package nonisolated struct Workout_Store_V1_StoredSession: Sendable {
 
   package var expiresAtMs: Int64 = 0
 
+  /// a device token: no expiry, named, scoped
+  package var deviceToken: Bool = false
+
+  /// its name (device tokens)
+  package var tokenName: String = String()
+
+  /// workout.v1.TokenScope values (device tokens)
+  package var scopes: [Int32] = []
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -742,7 +751,7 @@ nonisolated extension Workout_Store_V1_StoredTotals: SwiftProtobuf.Message, Swif
 
 nonisolated extension Workout_Store_V1_StoredSession: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".StoredSession"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}user_id\0\u{3}device_name\0\u{3}client_agent\0\u{3}created_at_ms\0\u{3}last_used_at_ms\0\u{3}expires_at_ms\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}user_id\0\u{3}device_name\0\u{3}client_agent\0\u{3}created_at_ms\0\u{3}last_used_at_ms\0\u{3}expires_at_ms\0\u{3}device_token\0\u{3}token_name\0\u{1}scopes\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -757,6 +766,9 @@ nonisolated extension Workout_Store_V1_StoredSession: SwiftProtobuf.Message, Swi
       case 5: try { try decoder.decodeSingularInt64Field(value: &self.createdAtMs) }()
       case 6: try { try decoder.decodeSingularInt64Field(value: &self.lastUsedAtMs) }()
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.expiresAtMs) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.deviceToken) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.tokenName) }()
+      case 10: try { try decoder.decodeRepeatedInt32Field(value: &self.scopes) }()
       default: break
       }
     }
@@ -784,6 +796,15 @@ nonisolated extension Workout_Store_V1_StoredSession: SwiftProtobuf.Message, Swi
     if self.expiresAtMs != 0 {
       try visitor.visitSingularInt64Field(value: self.expiresAtMs, fieldNumber: 7)
     }
+    if self.deviceToken != false {
+      try visitor.visitSingularBoolField(value: self.deviceToken, fieldNumber: 8)
+    }
+    if !self.tokenName.isEmpty {
+      try visitor.visitSingularStringField(value: self.tokenName, fieldNumber: 9)
+    }
+    if !self.scopes.isEmpty {
+      try visitor.visitPackedInt32Field(value: self.scopes, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -795,6 +816,9 @@ nonisolated extension Workout_Store_V1_StoredSession: SwiftProtobuf.Message, Swi
     if lhs.createdAtMs != rhs.createdAtMs {return false}
     if lhs.lastUsedAtMs != rhs.lastUsedAtMs {return false}
     if lhs.expiresAtMs != rhs.expiresAtMs {return false}
+    if lhs.deviceToken != rhs.deviceToken {return false}
+    if lhs.tokenName != rhs.tokenName {return false}
+    if lhs.scopes != rhs.scopes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -39,6 +39,18 @@ package enum MethodCatalog {
     package static let revokeSession = RPCMethod<Workout_V1_RevokeSessionRequest, Workout_V1_RevokeSessionResponse>(
         107, "Auth.RevokeSession", streaming: false, session: true, admin: false,
         "Revoke one of one's sessions.")
+    /// 108 Auth.CreateDeviceToken: Make a named, scoped, long-lived device token (shown once).
+    package static let createDeviceToken = RPCMethod<Workout_V1_CreateDeviceTokenRequest, Workout_V1_CreateDeviceTokenResponse>(
+        108, "Auth.CreateDeviceToken", streaming: false, session: true, admin: false,
+        "Make a named, scoped, long-lived device token (shown once).")
+    /// 109 Auth.ListDeviceTokens: One's device tokens (an admin: any member's).
+    package static let listDeviceTokens = RPCMethod<Workout_V1_ListDeviceTokensRequest, Workout_V1_ListDeviceTokensResponse>(
+        109, "Auth.ListDeviceTokens", streaming: false, session: true, admin: false,
+        "One's device tokens (an admin: any member's).")
+    /// 110 Auth.RevokeDeviceToken: Revoke one of one's device tokens (an admin: any member's).
+    package static let revokeDeviceToken = RPCMethod<Workout_V1_RevokeDeviceTokenRequest, Workout_V1_RevokeDeviceTokenResponse>(
+        110, "Auth.RevokeDeviceToken", streaming: false, session: true, admin: false,
+        "Revoke one of one's device tokens (an admin: any member's).")
     /// 201 Profile.GetProfile: One's profile, totals and revision.
     package static let getProfile = RPCMethod<Workout_V1_GetProfileRequest, Workout_V1_GetProfileResponse>(
         201, "Profile.GetProfile", streaming: false, session: true, admin: false,
@@ -171,6 +183,9 @@ package enum MethodCatalog {
         changePassword.descriptor,
         listSessions.descriptor,
         revokeSession.descriptor,
+        createDeviceToken.descriptor,
+        listDeviceTokens.descriptor,
+        revokeDeviceToken.descriptor,
         getProfile.descriptor,
         updateProfile.descriptor,
         deleteAccount.descriptor,

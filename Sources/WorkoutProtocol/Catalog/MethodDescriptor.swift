@@ -54,3 +54,19 @@ package struct MethodDescriptor: Sendable, Hashable {
         return descriptor
     }
 }
+
+extension MethodDescriptor {
+    /// A method the HTTP face alone serves, outside the catalog (an ingest endpoint in a format
+    /// of its own): it needs a session, and its bodies pass through as they are.
+    ///
+    /// - Parameters:
+    ///   - number: A number no catalog method has (900 and up).
+    ///   - name: Its name in logs and errors, e.g. `Ingest.HealthAutoExport`.
+    ///   - summary: One line on what it does.
+    package static func httpOnly(number: UInt32, name: String, summary: String) -> MethodDescriptor {
+        precondition(number >= 900, "numbers below 900 are the catalog's")
+        return MethodDescriptor(
+            number: number, name: name, requestType: "application/json", responseType: "application/json",
+            isServerStreaming: false, needsSession: true, adminOnly: false, summary: summary, transcoder: .passthrough)
+    }
+}

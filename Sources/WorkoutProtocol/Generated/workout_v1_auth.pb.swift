@@ -29,6 +29,57 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
+/// What a device token may do. A token holds one or more scopes; the methods a
+/// scope allows are listed in PROTOCOL.md 17 ("Device tokens"). No scope allows
+/// managing sessions, tokens, the profile, the account or the household.
+package nonisolated enum Workout_V1_TokenScope: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
+  case unspecified // = 0
+
+  /// Read one's own data: GetProfile, the Queries, HouseholdView, Watch, Export.
+  case read // = 1
+
+  /// Log, edit and delete one's own records (Logging, but ImportRecords).
+  case log // = 2
+
+  /// Import history: ImportRecords and the Health Auto Export endpoint.
+  case `import` // = 3
+  case UNRECOGNIZED(Int)
+
+  package init() {
+    self = .unspecified
+  }
+
+  package init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .read
+    case 2: self = .log
+    case 3: self = .import
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  package var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .read: return 1
+    case .log: return 2
+    case .import: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  package static let allCases: [Workout_V1_TokenScope] = [
+    .unspecified,
+    .read,
+    .log,
+    .import,
+  ]
+
+}
+
 /// A session of the caller, as listed by ListSessions. The token itself is
 /// never shown again after Login/Register; the server stores only its hash.
 package nonisolated struct Workout_V1_SessionInfo: Sendable {
@@ -429,9 +480,148 @@ package nonisolated struct Workout_V1_RevokeSessionResponse: Sendable {
   package init() {}
 }
 
+/// A device token, as listed. The token itself is shown once, by
+/// CreateDeviceToken; the server keeps only its hash.
+package nonisolated struct Workout_V1_DeviceTokenInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The token's id (16 bytes), chosen by the server; not the token.
+  package var tokenID: Data = Data()
+
+  /// The name its member gave it, 1..64 bytes, e.g. "Home Assistant".
+  package var name: String = String()
+
+  /// What it may do.
+  package var scopes: [Workout_V1_TokenScope] = []
+
+  /// When it was made.
+  package var createdAtMs: Int64 = 0
+
+  /// When it last authenticated a connection (0 = never).
+  package var lastUsedAtMs: Int64 = 0
+
+  /// The member it speaks for.
+  package var userID: Data = Data()
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// Request of Auth.CreateDeviceToken (method 108): a named, long-lived,
+/// revocable token for an automation (Home Assistant, a Shortcut, Health Auto
+/// Export). Only a session made by Login or Register may make one (a device
+/// token may not); a member holds at most 20.
+package nonisolated struct Workout_V1_CreateDeviceTokenRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 1..64 bytes, no control characters.
+  package var name: String = String()
+
+  /// At least one scope; each at most once.
+  package var scopes: [Workout_V1_TokenScope] = []
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// Response of Auth.CreateDeviceToken (method 108).
+package nonisolated struct Workout_V1_CreateDeviceTokenResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The token (32 bytes), shown this once: present it as a session token
+  /// (Auth.Resume, or HTTP's Authorization: Bearer).
+  package var token: Data = Data()
+
+  /// The token as listed.
+  package var deviceToken: Workout_V1_DeviceTokenInfo {
+    get {_deviceToken ?? Workout_V1_DeviceTokenInfo()}
+    set {_deviceToken = newValue}
+  }
+  /// Returns true if `deviceToken` has been explicitly set.
+  package var hasDeviceToken: Bool {self._deviceToken != nil}
+  /// Clears the value of `deviceToken`. Subsequent reads from it will return its default value.
+  package mutating func clearDeviceToken() {self._deviceToken = nil}
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+
+  fileprivate var _deviceToken: Workout_V1_DeviceTokenInfo? = nil
+}
+
+/// Request of Auth.ListDeviceTokens (method 109).
+package nonisolated struct Workout_V1_ListDeviceTokensRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Empty: the caller's own tokens. An admin may name any member (16 bytes).
+  package var userID: Data = Data()
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// Response of Auth.ListDeviceTokens (method 109).
+package nonisolated struct Workout_V1_ListDeviceTokensResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Newest first.
+  package var deviceTokens: [Workout_V1_DeviceTokenInfo] = []
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// Request of Auth.RevokeDeviceToken (method 110). The token stops working at
+/// once, on every connection.
+package nonisolated struct Workout_V1_RevokeDeviceTokenRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The token's id (16 bytes): one of the caller's, or, for an admin, any
+  /// member's.
+  package var tokenID: Data = Data()
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// Response of Auth.RevokeDeviceToken (method 110).
+package nonisolated struct Workout_V1_RevokeDeviceTokenResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// True if this call revoked it; false if there was none with this id.
+  package var revoked: Bool = false
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "workout.v1"
+
+nonisolated extension Workout_V1_TokenScope: SwiftProtobuf._ProtoNameProviding {
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0TOKEN_SCOPE_UNSPECIFIED\0\u{1}TOKEN_SCOPE_READ\0\u{1}TOKEN_SCOPE_LOG\0\u{1}TOKEN_SCOPE_IMPORT\0")
+}
 
 nonisolated extension Workout_V1_SessionInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".SessionInfo"
@@ -1144,6 +1334,255 @@ nonisolated extension Workout_V1_RevokeSessionResponse: SwiftProtobuf.Message, S
   }
 
   package static func ==(lhs: Workout_V1_RevokeSessionResponse, rhs: Workout_V1_RevokeSessionResponse) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_DeviceTokenInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".DeviceTokenInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}token_id\0\u{1}name\0\u{1}scopes\0\u{3}created_at_ms\0\u{3}last_used_at_ms\0\u{3}user_id\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.tokenID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeRepeatedEnumField(value: &self.scopes) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.createdAtMs) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.lastUsedAtMs) }()
+      case 6: try { try decoder.decodeSingularBytesField(value: &self.userID) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.tokenID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.tokenID, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.scopes.isEmpty {
+      try visitor.visitPackedEnumField(value: self.scopes, fieldNumber: 3)
+    }
+    if self.createdAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.createdAtMs, fieldNumber: 4)
+    }
+    if self.lastUsedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.lastUsedAtMs, fieldNumber: 5)
+    }
+    if !self.userID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.userID, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_DeviceTokenInfo, rhs: Workout_V1_DeviceTokenInfo) -> Bool {
+    if lhs.tokenID != rhs.tokenID {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.scopes != rhs.scopes {return false}
+    if lhs.createdAtMs != rhs.createdAtMs {return false}
+    if lhs.lastUsedAtMs != rhs.lastUsedAtMs {return false}
+    if lhs.userID != rhs.userID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_CreateDeviceTokenRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".CreateDeviceTokenRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}scopes\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeRepeatedEnumField(value: &self.scopes) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.scopes.isEmpty {
+      try visitor.visitPackedEnumField(value: self.scopes, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_CreateDeviceTokenRequest, rhs: Workout_V1_CreateDeviceTokenRequest) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.scopes != rhs.scopes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_CreateDeviceTokenResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".CreateDeviceTokenResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}token\0\u{3}device_token\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.token) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._deviceToken) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.token.isEmpty {
+      try visitor.visitSingularBytesField(value: self.token, fieldNumber: 1)
+    }
+    try { if let v = self._deviceToken {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_CreateDeviceTokenResponse, rhs: Workout_V1_CreateDeviceTokenResponse) -> Bool {
+    if lhs.token != rhs.token {return false}
+    if lhs._deviceToken != rhs._deviceToken {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_ListDeviceTokensRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".ListDeviceTokensRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.userID) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.userID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.userID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_ListDeviceTokensRequest, rhs: Workout_V1_ListDeviceTokensRequest) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_ListDeviceTokensResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".ListDeviceTokensResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_tokens\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.deviceTokens) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.deviceTokens.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.deviceTokens, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_ListDeviceTokensResponse, rhs: Workout_V1_ListDeviceTokensResponse) -> Bool {
+    if lhs.deviceTokens != rhs.deviceTokens {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_RevokeDeviceTokenRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".RevokeDeviceTokenRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}token_id\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.tokenID) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.tokenID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.tokenID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_RevokeDeviceTokenRequest, rhs: Workout_V1_RevokeDeviceTokenRequest) -> Bool {
+    if lhs.tokenID != rhs.tokenID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_RevokeDeviceTokenResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".RevokeDeviceTokenResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revoked\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBoolField(value: &self.revoked) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.revoked != false {
+      try visitor.visitSingularBoolField(value: self.revoked, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_RevokeDeviceTokenResponse, rhs: Workout_V1_RevokeDeviceTokenResponse) -> Bool {
+    if lhs.revoked != rhs.revoked {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -56,6 +56,20 @@ package struct MessageTranscoder: Sendable {
         }
     }
 
+    /// A transcoder that hands bodies through as they are, both ways: for an HTTP endpoint that
+    /// takes and answers a JSON format of its own (the Health Auto Export ingest).
+    package static let passthrough = MessageTranscoder(
+        decodeRequest: { body, _, _ throws(TranscodingError) in body },
+        encodeResponseJSON: { body throws(TranscodingError) in body })
+
+    private init(
+        decodeRequest: @escaping @Sendable ([UInt8], Encoding, RecordIDSource?) throws(TranscodingError) -> [UInt8],
+        encodeResponseJSON: @escaping @Sendable ([UInt8]) throws(TranscodingError) -> [UInt8]
+    ) {
+        self.decodeRequest = decodeRequest
+        self.encodeResponseJSON = encodeResponseJSON
+    }
+
     /// The request's protobuf bytes, from a body in `encoding`; records the request creates
     /// without an id get one from `ids` (when given).
     ///

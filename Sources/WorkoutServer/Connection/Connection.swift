@@ -332,9 +332,14 @@ final class Connection: @unchecked Sendable {
     }
 
     private func run(_ call: ServerCallStart) {
-        guard let handler = context.router.route(call.method)?.handler else {
+        guard let (descriptor, handler) = context.router.route(call.method) else {
             // The machine knows only the router's methods; answer rather than leave a call hanging.
             answer(call.callID, .failure(CallFailure(.unimplemented, "this server has no method \(call.method)")))
+            return
+        }
+        let caller = call.speaksForSession ? caller : nil
+        if let refusal = DeviceTokenScopes.refusal(caller, descriptor) {
+            answer(call.callID, .failure(refusal))
             return
         }
         let requestContext = RequestContext(caller: caller, source: peerHost, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)

@@ -1003,7 +1003,9 @@ extension ServerConnectionMachine {
             fields[.cacheControl] = "no-store"
             output.append { HTTPResponseHead.write(.ok, fields, contentLength: nil, keepAlive: plan.keepAlive, to: &$0) }
         }
-        actions.append(.run(ServerCallStart(callID: callID, method: descriptor.number, body: request)))
+        var start = ServerCallStart(callID: callID, method: descriptor.number, body: request)
+        start.speaksForSession = plan.authorized
+        actions.append(.run(start))
     }
 
     /// A stream's message as a chunk holding one envelope.
@@ -1151,6 +1153,9 @@ package struct ServerCallStart: Sendable, Equatable {
     package let method: UInt32
     /// The request body, inflated.
     package let body: [UInt8]
+    /// Whether the call speaks for the connection's session: always on the binary face; on
+    /// HTTP only when the request presented the token the session came from.
+    package var speaksForSession = true
 }
 
 /// A call's final frame went out: for statistics and logs.

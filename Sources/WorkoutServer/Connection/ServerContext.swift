@@ -35,7 +35,7 @@ package final class ServerContext: Sendable {
         self.logger = logger
         self.connectionLimits = ServerConnectionMachine.Limits(configuration)
         self.methods = router.descriptors
-        self.httpRoutes = HTTPRoutes(methods: methods, assets: configuration.assets)
+        self.httpRoutes = HTTPRoutes(methods: methods, endpoints: IngestRoutes.byPath, assets: configuration.assets)
         self.storageAlarm = StorageAlarm(household: household, logger: logger)
         self.readBuffers = ReadBufferPool(size: max(configuration.readChunkSize, 4_096))
         self.incompleteFrameBudget = max(configuration.maxIncompleteFrameBytes, configuration.maxFrameSize + (64 << 10))

@@ -28,10 +28,12 @@ package enum HTTPRoute: Sendable {
 package struct HTTPRoutes: Sendable {
     private let byPath: [String: HTTPRoute]
 
-    /// The routes of `methods` and `assets` (by path, e.g. `/` and `/app.js`).
-    package init(methods: [UInt32: MethodDescriptor], assets: [String: StaticAsset] = [:]) {
+    /// The routes of `methods`, of the face's own `endpoints` (by path) and of `assets` (by
+    /// path, e.g. `/` and `/app.js`).
+    package init(methods: [UInt32: MethodDescriptor], endpoints: [String: MethodDescriptor] = [:], assets: [String: StaticAsset] = [:]) {
         var byPath: [String: HTTPRoute] = [:]
         for (path, asset) in assets { byPath[path] = .asset(asset) }
+        for (path, descriptor) in endpoints { byPath[path] = .method(descriptor) }
         for descriptor in methods.values {
             byPath[descriptor.httpPath] = .method(descriptor)
             byPath["/workout.v1.\(descriptor.name.replacingDotWithSlash)"] = .method(descriptor)

@@ -61,6 +61,17 @@ package struct Router: Sendable {
             try await household.revokeSession(caller, request)
             return Workout_V1_RevokeSessionResponse()
         }
+        table.write(MethodCatalog.createDeviceToken) { caller, request in try await household.createDeviceToken(caller, request) }
+        table.read(MethodCatalog.listDeviceTokens) { caller, request in
+            var response = Workout_V1_ListDeviceTokensResponse()
+            response.deviceTokens = try household.listDeviceTokens(caller, request)
+            return response
+        }
+        table.write(MethodCatalog.revokeDeviceToken) { caller, request in
+            var response = Workout_V1_RevokeDeviceTokenResponse()
+            response.revoked = try await household.revokeDeviceToken(caller, request)
+            return response
+        }
         // Profile
         table.read(MethodCatalog.getProfile) { caller, _ in try household.getProfile(caller) }
         table.write(MethodCatalog.updateProfile) { caller, request in try await household.updateProfile(caller, request) }
@@ -138,6 +149,10 @@ package struct Router: Sendable {
         // Streams
         table.stream(MethodCatalog.watch, .watch)
         table.stream(MethodCatalog.export, .export)
+        // The HTTP face's own endpoints.
+        table.ingest(IngestRoutes.healthAutoExport) { caller, body in
+            try await IngestRoutes.importHealthAutoExport(body, caller: caller, household: household)
+        }
         routes = table.routes
     }
 
@@ -146,8 +161,11 @@ package struct Router: Sendable {
         routes[number]
     }
 
-    /// The descriptor of every method served, by number: what the connection's rules check.
-    package var descriptors: [UInt32: MethodDescriptor] { routes.mapValues(\.descriptor) }
+    /// The descriptor of every catalog method served, by number: what the connection's rules
+    /// check (the HTTP face's own endpoints are not among them: the binary face has no path).
+    package var descriptors: [UInt32: MethodDescriptor] {
+        routes.filter { MethodCatalog.method(number: $0.key) != nil }.mapValues(\.descriptor)
+    }
 
     /// Every method number served.
     package var methods: [UInt32] { routes.keys.sorted() }
@@ -226,6 +244,13 @@ private struct RouteTable {
         add(method, .slow { context, bytes in
             .unbind(reply: try encode(await body(requireCaller(context), decode(Request.self, bytes))))
         })
+    }
+
+    /// An endpoint of the HTTP face in a format of its own: its body as it came, its answer as
+    /// it goes (a slow call: an import's batches).
+    mutating func ingest(_ descriptor: MethodDescriptor, _ body: @escaping @Sendable (Caller, [UInt8]) async throws -> [UInt8]) {
+        precondition(routes[descriptor.number] == nil, "method \(descriptor.number) routed twice")
+        routes[descriptor.number] = (descriptor, .slow { context, bytes in .reply(try await body(requireCaller(context), bytes)) })
     }
 
     /// A server-streaming method.

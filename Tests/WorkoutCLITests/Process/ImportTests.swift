@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import WorkoutClient
+import WorkoutRules
 
 /// `workout import` as a process against a `workoutd` process.
 @Suite("workout imports a history", .serialized)

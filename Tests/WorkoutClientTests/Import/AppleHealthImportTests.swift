@@ -3,6 +3,7 @@ import ServerTestSupport
 import Testing
 import TestSupport
 import WorkoutClient
+import WorkoutRules
 
 /// Apple Health's export read by the client library and imported through a real server.
 @Suite("Apple Health import")

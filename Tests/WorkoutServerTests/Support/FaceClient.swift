@@ -91,6 +91,31 @@ final class FaceClient: @unchecked Sendable {
         return stream.status
     }
 
+    /// Resumes a session (or a device token) by its token: bound to the connection on the
+    /// binary face, kept as the bearer token on HTTP.
+    static func resume(_ face: Face, port: Int, token: Data) throws -> FaceClient {
+        let client = try FaceClient(face, port: port)
+        var resume = Workout_V1_ResumeRequest()
+        resume.sessionToken = token
+        if let http = client.http {
+            http.token = token
+        } else {
+            _ = try client.call(MethodCatalog.resume, resume)
+        }
+        return client
+    }
+
+    /// The status a streaming call ends with, given `deadlineMilliseconds` to run.
+    func streamStatus<Request, Message>(_ method: RPCMethod<Request, Message>, _ request: Request, deadlineMilliseconds: UInt32) throws -> StatusCode {
+        if let binary {
+            let id = try binary.sendRequest(method, request, deadline: deadlineMilliseconds)
+            return try binary.finalFrame(of: id).status
+        }
+        let stream = try HTTPStream(http!, method, request, headers: [("Connect-Timeout-Ms", "\(deadlineMilliseconds)")])
+        while try stream.next() != nil {}
+        return stream.status
+    }
+
     /// Calls a unary method; throws its failure as a ``TestConnection/Failure``.
     func call<Request, Response>(_ method: RPCMethod<Request, Response>, _ request: Request) throws -> Response {
         if let binary { return try binary.call(method, request) }

@@ -1,12 +1,13 @@
 /// Apple Health's workout activity types and the workout type each is imported as: the one
-/// table of the mapping.
+/// table of the mapping, for the client's Apple Health import and the server's Health Auto
+/// Export ingest alike.
 ///
 /// A type the table does not list is imported under its own name in snake case
 /// (`HKWorkoutActivityTypeWheelchairRunPace` → `wheelchair_run_pace`), so nothing is lost and
 /// an app shows it as it shows any type it does not know.
-public enum HealthWorkoutTypes {
+package enum HealthWorkoutTypes {
     /// `HKWorkoutActivityType…` suffix → our workout type.
-    public static let table: [String: String] = [
+    package static let table: [String: String] = [
         "AmericanFootball": "american_football",
         "Archery": "archery",
         "AustralianFootball": "australian_football",
@@ -93,7 +94,7 @@ public enum HealthWorkoutTypes {
     ///
     /// - Parameter activityType: E.g. `HKWorkoutActivityTypeRunning`.
     /// - Returns: E.g. `running`; `nil` for an empty name.
-    public static func workoutType(for activityType: String) -> String? {
+    package static func workoutType(for activityType: String) -> String? {
         let suffix = activityType.hasPrefix(prefix) ? String(activityType.dropFirst(prefix.count)) : activityType
         guard !suffix.isEmpty else { return nil }
         if let mapped = table[suffix] { return mapped }
@@ -103,5 +104,15 @@ public enum HealthWorkoutTypes {
             name.append(contentsOf: character.lowercased())
         }
         return String(decoding: Array(name.utf8.prefix(64)), as: UTF8.self)
+    }
+
+    /// The workout type for a workout's name as Health Auto Export writes it: the activity
+    /// type in words (`Traditional Strength Training`, `Running`).
+    ///
+    /// - Returns: E.g. `strength`; `nil` for an empty name.
+    package static func workoutType(forName name: String) -> String? {
+        workoutType(for: name.split(whereSeparator: { $0 == " " || $0 == "-" }).map { word in
+            word.prefix(1).uppercased() + word.dropFirst()
+        }.joined())
     }
 }

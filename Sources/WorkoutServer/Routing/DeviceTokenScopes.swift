@@ -1,0 +1,56 @@
+package import WorkoutCore
+package import WorkoutProtocol
+
+/// Which methods a device token may call, by its scopes (PROTOCOL.md 17, "Device tokens"):
+/// the same on both faces, checked before any handler runs.
+package enum DeviceTokenScopes {
+    /// What every device token may call: the server's own description, and its own session
+    /// (Resume binds it on the binary face; Logout revokes it).
+    static let always: Set<UInt32> = [
+        MethodCatalog.health.number, MethodCatalog.describeCatalog.number,
+        MethodCatalog.resume.number, MethodCatalog.logout.number,
+    ]
+
+    /// The methods of each scope.
+    static let methods: [Workout_V1_TokenScope: Set<UInt32>] = [
+        .read: [
+            MethodCatalog.getProfile.number, MethodCatalog.workoutHistory.number, MethodCatalog.mealsOfDay.number,
+            MethodCatalog.weightProgress.number, MethodCatalog.summaries.number, MethodCatalog.achievements.number,
+            MethodCatalog.changes.number, MethodCatalog.householdView.number, MethodCatalog.watch.number,
+            MethodCatalog.export.number,
+        ],
+        .log: [
+            MethodCatalog.logWorkout.number, MethodCatalog.updateWorkout.number, MethodCatalog.deleteWorkout.number,
+            MethodCatalog.logMeal.number, MethodCatalog.updateMeal.number, MethodCatalog.deleteMeal.number,
+            MethodCatalog.logWeight.number, MethodCatalog.updateWeight.number, MethodCatalog.deleteWeight.number,
+            MethodCatalog.reportSteps.number,
+        ],
+        .import: [MethodCatalog.importRecords.number, IngestRoutes.healthAutoExport.number],
+    ]
+
+    /// Whether a caller with `scopes` (`nil`: a session, which may call anything its member may)
+    /// may call method `number`.
+    package static func allows(_ scopes: Set<Workout_V1_TokenScope>?, _ number: UInt32) -> Bool {
+        guard let scopes else { return true }
+        return always.contains(number) || scopes.contains { methods[$0]?.contains(number) == true }
+    }
+
+    /// PERMISSION_DENIED for a caller whose scopes do not allow `method`, or `nil`.
+    package static func refusal(_ caller: Caller?, _ method: MethodDescriptor) -> CallFailure? {
+        guard let caller, !allows(caller.scopes, method.number) else { return nil }
+        let names = (caller.scopes ?? []).map(\.name).sorted().joined(separator: ", ")
+        return CallFailure(.permissionDenied, "this device token (scopes: \(names)) may not call \(method.name)")
+    }
+}
+
+extension Workout_V1_TokenScope {
+    /// The scope's name as people write it: `read`, `log`, `import`.
+    package var name: String {
+        switch self {
+        case .read: "read"
+        case .log: "log"
+        case .import: "import"
+        default: "unknown"
+        }
+    }
+}

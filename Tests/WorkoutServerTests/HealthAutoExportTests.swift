@@ -1,0 +1,183 @@
+import Foundation
+import ServerTestSupport
+import Testing
+import TestSupport
+import WorkoutProtocol
+import WorkoutServer
+
+/// Health Auto Export's REST JSON through the real server: a fixture made here (three days,
+/// steps from a phone and a watch, weight in pounds, nutrition, two workouts, a metric the
+/// server does not keep), posted twice with a device token, stored once, and counted as if the
+/// same records had been logged live.
+@Suite("Health Auto Export ingest")
+struct HealthAutoExportTests {
+    /// The fixture's days (local, +01:00) and what they hold.
+    static let days = ["2026-11-02", "2026-11-03", "2026-11-04"]
+    static let offset = "+0100"
+
+    static func stamp(_ day: String, _ hour: Int, _ minute: Int = 0) -> String {
+        String(format: "%@ %02d:%02d:00 %@", day, hour, minute, offset)
+    }
+
+    /// Milliseconds of `stamp`.
+    static func milliseconds(_ day: String, _ hour: Int, _ minute: Int = 0) -> Int64 {
+        let parts = day.split(separator: "-").map { Int($0)! }
+        var components = DateComponents()
+        components.year = parts[0]
+        components.month = parts[1]
+        components.day = parts[2]
+        components.hour = hour
+        components.minute = minute
+        components.timeZone = TimeZone(secondsFromGMT: 3_600)
+        return Int64(Calendar(identifier: .gregorian).date(from: components)!.timeIntervalSince1970 * 1_000)
+    }
+
+    /// Phone steps per hour 8...19 and watch steps per hour 8...19, by day: the watch counts more.
+    static func steps(_ dayIndex: Int, watch: Bool) -> Int { watch ? 450 + dayIndex * 10 : 400 + dayIndex * 10 }
+
+    static var fixture: [UInt8] {
+        var stepPoints: [String] = []
+        for (index, day) in days.enumerated() {
+            for hour in 8...19 {
+                stepPoints.append(#"{"qty": \#(steps(index, watch: false)), "date": "\#(stamp(day, hour))", "source": "Mia's iPhone"}"#)
+                stepPoints.append(#"{"qty": \#(steps(index, watch: true)), "date": "\#(stamp(day, hour, 30))", "source": "Mia's Apple Watch"}"#)
+            }
+        }
+        let weights = #"{"qty": 158.73, "date": "\#(stamp(days[0], 7))", "source": "Scale"}, {"qty": 157.63, "date": "\#(stamp(days[2], 7))", "source": "Scale"}"#
+        let breakfast = stamp(days[1], 8)
+        let dinner = stamp(days[1], 19)
+        return Array("""
+        {"data": {
+          "metrics": [
+            {"name": "step_count", "units": "count", "data": [\(stepPoints.joined(separator: ","))]},
+            {"name": "weight_body_mass", "units": "lb", "data": [\(weights)]},
+            {"name": "dietary_energy", "units": "kcal", "data": [{"qty": 420, "date": "\(breakfast)", "source": "MyFitnessPal"}, {"qty": 760, "date": "\(dinner)", "source": "MyFitnessPal"}]},
+            {"name": "protein", "units": "g", "data": [{"qty": 21, "date": "\(breakfast)", "source": "MyFitnessPal"}, {"qty": 44, "date": "\(dinner)", "source": "MyFitnessPal"}]},
+            {"name": "carbohydrates", "units": "g", "data": [{"qty": 55, "date": "\(breakfast)", "source": "MyFitnessPal"}]},
+            {"name": "total_fat", "units": "g", "data": [{"qty": 12.5, "date": "\(breakfast)", "source": "MyFitnessPal"}]},
+            {"name": "heart_rate", "units": "count/min", "data": [{"Min": 52, "Avg": 61, "Max": 88, "date": "\(stamp(days[0], 9))"}]}
+          ],
+          "workouts": [
+            {"id": "A1B2", "name": "Running", "start": "\(stamp(days[0], 18))", "end": "\(stamp(days[0], 18, 30))", "duration": 1800, "activeEnergyBurned": {"qty": 1255.2, "units": "kJ"}},
+            {"id": "C3D4", "name": "Traditional Strength Training", "start": "\(stamp(days[2], 17))", "end": "\(stamp(days[2], 17, 45))", "duration": 2700, "activeEnergyBurned": {"qty": 210, "units": "kcal"}}
+          ]
+        }}
+        """.utf8)
+    }
+
+    /// The same records, logged live by `client`.
+    static func logLive(_ client: TestConnection) throws {
+        for (index, day) in days.enumerated() {
+            for (source, watch) in [("Mia's iPhone", false), ("Mia's Apple Watch", true)] {
+                var report = Workout_V1_ReportStepsRequest()
+                let parts = day.split(separator: "-").map { Int32($0)! }
+                report.report.day.year = parts[0]
+                report.report.day.month = parts[1]
+                report.report.day.day = parts[2]
+                report.report.source = source
+                report.report.steps = UInt32(steps(index, watch: watch) * 12)
+                report.report.reportedAtMs = milliseconds(day, 19, watch ? 30 : 0)
+                _ = try client.call(MethodCatalog.reportSteps, report)
+            }
+        }
+        for (day, pounds) in [(days[0], 158.73), (days[2], 157.63)] {
+            var weight = Workout_V1_LogWeightRequest()
+            weight.entry.id = newID()
+            weight.entry.weightKg = (pounds * 0.45359237 * 100).rounded() / 100
+            weight.entry.measuredAtMs = milliseconds(day, 7)
+            _ = try client.call(MethodCatalog.logWeight, weight)
+        }
+        for (hour, kcal, protein, carbs, fat, type) in [(8, 420.0, 21.0, 55.0, 12.5, Workout_V1_MealType.breakfast), (19, 760, 44, 0, 0, .dinner)] {
+            var meal = Workout_V1_LogMealRequest()
+            meal.meal.id = newID()
+            meal.meal.mealType = type
+            meal.meal.eatenAtMs = milliseconds(days[1], hour)
+            var item = Workout_V1_FoodItem()
+            item.name = "Food"
+            item.calories = kcal
+            item.proteinG = protein
+            item.carbsG = carbs
+            item.fatG = fat
+            meal.meal.items = [item]
+            _ = try client.call(MethodCatalog.logMeal, meal)
+        }
+        for (day, hour, type, seconds, kcal) in [(days[0], 18, "running", UInt32(1_800), 300.0), (days[2], 17, "strength", 2_700, 210)] {
+            var workout = Workout_V1_LogWorkoutRequest()
+            workout.workout = WorkoutServerTests.workout(type: type, at: milliseconds(day, hour))
+            workout.workout.durationSeconds = seconds
+            workout.workout.caloriesBurned = kcal
+            _ = try client.call(MethodCatalog.logWorkout, workout)
+        }
+    }
+
+    static func summaries(_ client: TestConnection) throws -> [Workout_V1_PeriodSummary] {
+        var request = Workout_V1_SummariesRequest()
+        let first = days[0].split(separator: "-").map { Int32($0)! }
+        let last = days[2].split(separator: "-").map { Int32($0)! }
+        request.fromDay.year = first[0]; request.fromDay.month = first[1]; request.fromDay.day = first[2]
+        request.toDay.year = last[0]; request.toDay.month = last[1]; request.toDay.day = last[2]
+        request.granularity = .day
+        return try client.call(MethodCatalog.summaries, request).periods
+    }
+
+    @Test("Posted twice with an import token: stored once, unknown metrics counted, the same figures as logging live", arguments: [false, true])
+    func ingestTwice(tls: Bool) async throws {
+        try await withServer(tls: tls) { _, _, port in
+            try await blocking {
+                let owner = try TestConnection.owner(port: port)
+                var zone = Workout_V1_UpdateProfileRequest()
+                zone.timeZone = "Europe/Berlin"
+                _ = try owner.call(MethodCatalog.updateProfile, zone)
+                var create = Workout_V1_CreateDeviceTokenRequest()
+                create.name = "Health Auto Export"
+                create.scopes = [.import]
+                let token = try owner.call(MethodCatalog.createDeviceToken, create).token
+
+                let phone = try HTTPTestClient(port: port)
+                phone.token = token
+                struct Answer: Decodable, Equatable {
+                    var workouts: Int, meals: Int, weightEntries: Int, stepsReports: Int, unchanged: Int
+                    var skipped: [String: Int]
+                }
+                let first = try phone.request("POST", "/ingest/health-auto-export", body: Self.fixture)
+                #expect(first.status == 200, "\(first.text)")
+                let stored = try JSONDecoder().decode(Answer.self, from: Data(first.body))
+                #expect(stored == Answer(workouts: 2, meals: 2, weightEntries: 2, stepsReports: 6, unchanged: 0, skipped: ["heart_rate": 1]))
+                let again = try JSONDecoder().decode(Answer.self, from: Data(phone.request("POST", "/ingest/health-auto-export", body: Self.fixture).body))
+                #expect(again == Answer(workouts: 0, meals: 0, weightEntries: 0, stepsReports: 0, unchanged: 12, skipped: ["heart_rate": 1]))
+
+                // A read token may not post; nor may nobody.
+                create.scopes = [.read]
+                let reader = try HTTPTestClient(port: port)
+                reader.token = try owner.call(MethodCatalog.createDeviceToken, create).token
+                #expect(try reader.request("POST", "/ingest/health-auto-export", body: Self.fixture).status == 403)
+                #expect(try HTTPTestClient(port: port).request("POST", "/ingest/health-auto-export", body: Self.fixture).status == 401)
+                #expect(try phone.request("POST", "/ingest/health-auto-export", body: Array("[1, 2]".utf8)).status == 400)
+
+                // The same records logged live by another member in the same zone.
+                let (live, _) = try TestConnection.member(port: port, invitedBy: owner, email: "live@example.com")
+                var liveZone = zone
+                liveZone.timeZone = "Europe/Berlin"
+                _ = try live.call(MethodCatalog.updateProfile, liveZone)
+                try Self.logLive(live)
+
+                let imported = try Self.summaries(owner)
+                let logged = try Self.summaries(live)
+                #expect(imported.map(\.steps) == [5_400, 5_520, 5_640])
+                #expect(imported.map(\.steps) == logged.map(\.steps))
+                #expect(imported.map(\.caloriesEaten) == logged.map(\.caloriesEaten))
+                #expect(imported.map(\.caloriesBurned) == logged.map(\.caloriesBurned))
+                #expect(imported.map(\.workouts) == logged.map(\.workouts))
+                #expect(imported.map(\.activeSeconds) == logged.map(\.activeSeconds))
+                let ownerTotals = try owner.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).totals
+                let liveTotals = try live.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).totals
+                #expect(ownerTotals.totalWorkouts == 2 && ownerTotals.totalWorkouts == liveTotals.totalWorkouts)
+                #expect(ownerTotals.totalCaloriesBurned == liveTotals.totalCaloriesBurned)
+                let weights = try owner.call(MethodCatalog.weightProgress, Workout_V1_WeightProgressRequest()).entries.map(\.weightKg)
+                #expect(weights == [72.0, 71.5])
+                #expect(weights == (try live.call(MethodCatalog.weightProgress, Workout_V1_WeightProgressRequest()).entries.map(\.weightKg)))
+            }
+        }
+    }
+}
+
