@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import WorkoutServer
 
 /// `workoutd fingerprint`: the fingerprint of the server's key, the one members compare with
@@ -7,7 +8,18 @@ struct Fingerprint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the fingerprint of the server's TLS key, for members to compare.")
 
+    /// How the fingerprint is written.
+    enum Form: String, ExpressibleByArgument, CaseIterable {
+        /// Base32 in groups, as members compare it.
+        case groups
+        /// `sha256//` and the SHA-256 in base64: what `curl --pinnedpubkey` takes.
+        case curl
+    }
+
     @OptionGroup var options: DataDirectoryOptions
+
+    @Option(help: "groups: base32 in groups, to compare; curl: sha256//BASE64, for curl --pinnedpubkey.")
+    var format: Form = .groups
 
     func run() throws {
         let directory = try options.resolvedDataDirectory()
@@ -20,6 +32,9 @@ struct Fingerprint: ParsableCommand {
         guard let identity = loaded else {
             throw CommandFailure(.refused, "\(directory) has no server key yet; `workoutd serve` makes one on its first start")
         }
-        print(identity.fingerprint.description)
+        switch format {
+        case .groups: print(identity.fingerprint.description)
+        case .curl: print("sha256//" + Data(identity.fingerprint.digest).base64EncodedString())
+        }
     }
 }

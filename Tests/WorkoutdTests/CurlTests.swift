@@ -1,0 +1,66 @@
+import Foundation
+import ProcessTestSupport
+import Testing
+import TestSupport
+
+/// The README's curl session against a real `workoutd` over TLS, with Debian's curl pinning
+/// the server's key (`workoutd fingerprint --format curl`) instead of trusting a CA.
+@Suite("curl against workoutd's HTTP face")
+struct CurlTests {
+    /// Runs curl with `arguments`; its exit status and standard output.
+    static func curl(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--show-error", "--max-time", "20"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("Log in, log a weigh-in and read the week with curl --pinnedpubkey; another key is refused",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "Debian's curl is not installed"))
+    func curlSession() async throws {
+        try await blocking {
+            try withTemporaryDirectory { path in
+                let data = path + "/data"
+                _ = try createOwner(data)
+                let server = try ServeProcess(dataDirectory: data, transport: "tls")
+                defer { server.stop() }
+                let pin = try WorkoutdProcess.run(["fingerprint", "--data-dir", data, "--format", "curl"]).output
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                #expect(pin.hasPrefix("sha256//") && pin.count == 52, "\(pin)")
+                let base = "https://127.0.0.1:\(server.port)"
+                let common = ["--insecure", "--pinnedpubkey", pin, "-H", "Content-Type: application/json"]
+
+                let login = try Self.curl(common + ["-d", #"{"email": "ada@example.com", "password": "correct horse battery"}"#,
+                                                    base + "/workout.v1.AuthService/Login"])
+                #expect(login.status == 0, "\(login)")
+                struct Login: Decodable { var sessionToken: String }
+                let token = try JSONDecoder().decode(Login.self, from: Data(login.output.utf8)).sessionToken
+                let bearer = ["-H", "Authorization: Bearer \(token)"]
+
+                let now = Int64(Date().timeIntervalSince1970 * 1_000)
+                let weighIn = #"{"entry": {"weightKg": 71.5, "measuredAtMs": "\#(now)"}}"#
+                let logged = try Self.curl(common + bearer + ["-H", "Idempotency-Key: scale-1", "-d", weighIn, base + "/workout.v1.LoggingService/LogWeight"])
+                #expect(logged.status == 0 && logged.output.contains(#""weightKg":71.5"#), "\(logged)")
+                let retried = try Self.curl(common + bearer + ["-H", "Idempotency-Key: scale-1", "-d", weighIn, base + "/workout.v1.LoggingService/LogWeight"])
+                #expect(retried.output.contains(#""replayed":true"#), "\(retried)")
+
+                let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "Europe/Berlin")!, formatOptions: [.withFullDate])
+                let parts = today.split(separator: "-").map { Int($0)! }
+                let week = #"{"fromDay": {"year": \#(parts[0]), "month": \#(parts[1]), "day": 1}, "toDay": {"year": \#(parts[0]), "month": \#(parts[1]), "day": \#(parts[2])}, "granularity": "GRANULARITY_WEEK"}"#
+                let summaries = try Self.curl(common + bearer + ["-d", week, base + "/workout.v1.QueriesService/Summaries"])
+                #expect(summaries.status == 0 && summaries.output.hasPrefix(#"{"periods":["#), "\(summaries)")
+
+                // Another pin: curl refuses before sending anything.
+                let wrong = try Self.curl(common + ["--pinnedpubkey", "sha256//" + Data(repeating: 7, count: 32).base64EncodedString(), "-d", "{}",
+                                                    base + "/workout.v1.MetaService/Health"])
+                #expect(wrong.status == 90, "curl's exit status for a pin mismatch is 90: \(wrong)")
+            }
+        }
+    }
+}
