@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Foundation
 
 /// The settings every TLS session of one side shares (wraps an OpenSSL `SSL_CTX`): TLS 1.2
 /// at the least, 1.3 preferred, no session tickets (nothing resumes sessions), and for a
@@ -60,6 +61,37 @@ package final class TLSContext: @unchecked Sendable {
             }
         }
         try context.usePEM(certificate: certificatePEM, privateKey: privateKeyPEM)
+        return context
+    }
+
+    /// A server context presenting the household's own certificate chain (from its CA, or a
+    /// reverse proxy's ACME client) and proving it with its key: the leaf first, then the
+    /// intermediates, as OpenSSL reads a chain file.
+    ///
+    /// Wraps `SSL_CTX_use_certificate_chain_file`, `SSL_CTX_use_PrivateKey_file` and
+    /// `SSL_CTX_check_private_key`.
+    ///
+    /// - Parameters:
+    ///   - certificateChainFile: A PEM file of the certificate and its chain.
+    ///   - privateKeyFile: A PEM file of its private key (any type OpenSSL knows).
+    /// - Throws: ``TLSError`` naming the file that does not load, or when they do not belong together.
+    package static func server(certificateChainFile: String, privateKeyFile: String) throws(TLSError) -> TLSContext {
+        let context = try TLSContext(role: .server)
+        ERR_clear_error()
+        guard SSL_CTX_use_certificate_chain_file(context.handle, certificateChainFile) == 1 else {
+            throw TLSError.drainingQueue("\(certificateChainFile) does not load as a PEM certificate chain")
+        }
+        guard let keyText = try? String(contentsOfFile: privateKeyFile, encoding: .utf8),
+              let key = withMemoryBIO(keyText, { PEM_read_bio_PrivateKey($0, nil, nil, nil) })
+        else {
+            throw TLSError.drainingQueue("\(privateKeyFile) does not load as a PEM private key")
+        }
+        defer { EVP_PKEY_free(key) }
+        // SSL_CTX_use_PrivateKey takes its own reference, and refuses a key that is not the
+        // certificate's ("key values mismatch").
+        guard SSL_CTX_use_PrivateKey(context.handle, key) == 1, SSL_CTX_check_private_key(context.handle) == 1 else {
+            throw TLSError.drainingQueue("\(privateKeyFile) is not the key of the certificate in \(certificateChainFile)")
+        }
         return context
     }
 

@@ -31,6 +31,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("tls, plain (plain TCP, loopback only) or plain-network (plain TCP on every address: behind your own TLS proxy); default: $WORKOUTD_TRANSPORT, else the file's, else tls.", valueName: "transport"))
     var transport: ServeTransport?
 
+    @Option(help: ArgumentHelp("The household's own certificate chain (PEM, the server's certificate first), served instead of the self-made key: for browsers and apps that trust only a certificate authority. Needs --tls-key.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(help: ArgumentHelp("The private key of --tls-certificate (PEM; not readable by every user).", valueName: "file"))
+    var tlsKey: String?
+
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default: $WORKOUTD_LOG_LEVEL, else info).", valueName: "level"))
     var logLevel: String?
 
@@ -38,6 +44,12 @@ struct Serve: AsyncParsableCommand {
         returnLargeBlocksToTheSystem()
         limitMallocArenas()
         let settings = try options.settings(host: host, port: port, transport: transport)
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw CommandFailure(.badInput, "--tls-certificate and --tls-key go together: give both, or neither for the self-made key")
+        }
+        if tlsCertificate != nil, settings.transport != .tls {
+            throw CommandFailure(.badInput, "--tls-certificate needs --transport tls (it is \(settings.transport.rawValue))")
+        }
         let levelName = logLevel ?? ProcessInfo.processInfo.environment["WORKOUTD_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelName) else {
             throw CommandFailure(.badInput, "unknown log level \(levelName)")
@@ -59,7 +71,19 @@ struct Serve: AsyncParsableCommand {
                 logger.notice("\(StoreUpgrade.describe(upgrade))")
             }
             var fingerprint: String?
-            if transport == .tls {
+            if transport == .tls, let tlsCertificate, let tlsKey {
+                do {
+                    let certificate = try HouseholdCertificate(chainPath: tlsCertificate, keyPath: tlsKey)
+                    configuration.tls = certificate.context
+                    fingerprint = certificate.fingerprint.description
+                    logger.notice("TLS: the household's certificate \(tlsCertificate), key fingerprint \(certificate.fingerprint)")
+                    if certificate.notValidAfter < Date() {
+                        logger.warning("the certificate in \(tlsCertificate) expired on \(certificate.notValidAfter): browsers and apps will refuse it")
+                    }
+                } catch {
+                    throw CommandFailure(.store, "cannot set up TLS: \(error)")
+                }
+            } else if transport == .tls {
                 do {
                     let (identity, created) = try ServerIdentity.loadOrCreate(in: settings.dataDirectory) { repair in
                         logger.warning("\(repair)")

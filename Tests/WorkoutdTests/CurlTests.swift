@@ -2,6 +2,7 @@ import Foundation
 import ProcessTestSupport
 import Testing
 import TestSupport
+import WorkoutProtocol
 
 /// The README's curl session against a real `workoutd` over TLS, with Debian's curl pinning
 /// the server's key (`workoutd fingerprint --format curl`) instead of trusting a CA.
@@ -60,6 +61,76 @@ struct CurlTests {
                 let wrong = try Self.curl(common + ["--pinnedpubkey", "sha256//" + Data(repeating: 7, count: 32).base64EncodedString(), "-d", "{}",
                                                     base + "/workout.v1.MetaService/Health"])
                 #expect(wrong.status == 90, "curl's exit status for a pin mismatch is 90: \(wrong)")
+            }
+        }
+    }
+
+    /// Runs a shell script in `directory`; its exit status.
+    static func shell(_ script: String, in directory: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test("With the household's own CA and certificate, curl trusts the server through the CA alone, and the pin is the certificate's key",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "Debian's curl is not installed"))
+    func householdCertificate() async throws {
+        try await blocking {
+            try withTemporaryDirectory { path in
+                let made = try Self.shell("""
+                    set -e
+                    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -out ca.pem -days 30 -subj "/CN=Household CA"
+                    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-384 -nodes -keyout server.key -out server.csr -subj "/CN=workout.test"
+                    printf 'subjectAltName=DNS:workout.test\n' > extensions
+                    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 30 -extfile extensions
+                    openssl pkey -in server.key -pubout -outform DER -out server.spki
+                    chmod 600 server.key
+                    """, in: path)
+                #expect(made == 0)
+                let data = path + "/data"
+                _ = try createOwner(data)
+                let server = try ServeProcess(
+                    dataDirectory: data, transport: "tls",
+                    arguments: ["--tls-certificate", path + "/server.pem", "--tls-key", path + "/server.key"])
+                defer { server.stop() }
+                let printed = try #require(ServerKeyTests.line(startingWith: "TLS key fingerprint: ", from: server), "\(server.banner)")
+                let spki = try Data(contentsOf: URL(fileURLWithPath: path + "/server.spki"))
+                #expect(printed == "TLS key fingerprint: \(KeyFingerprint(publicKey: Array(spki)).description)")
+
+                let url = "https://workout.test:\(server.port)/workout.v1.MetaService/Health"
+                let resolve = ["--resolve", "workout.test:\(server.port):127.0.0.1", "-H", "Content-Type: application/json", "-d", "{}"]
+                let trusted = try Self.curl(resolve + ["--cacert", path + "/ca.pem", url])
+                #expect(trusted.status == 0 && trusted.output.contains(#""serving":true"#), "\(trusted)")
+                let untrusted = try Self.curl(resolve + [url])
+                #expect(untrusted.status == 60, "without the CA, curl refuses the certificate: \(untrusted)")
+            }
+        }
+    }
+
+    @Test("A key readable by every user, or a key that is not the certificate's, is refused at start")
+    func householdCertificateRefused() async throws {
+        try await blocking {
+            try withTemporaryDirectory { path in
+                #expect(try Self.shell("""
+                    set -e
+                    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout a.key -out a.pem -days 30 -subj "/CN=a"
+                    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout b.key -out b.pem -days 30 -subj "/CN=b"
+                    chmod 644 a.key; chmod 600 b.key
+                    """, in: path) == 0)
+                let data = path + "/data"
+                _ = try createOwner(data)
+                let open = try WorkoutdProcess.run(["serve", "--data-dir", data, "--port", "0", "--tls-certificate", path + "/a.pem", "--tls-key", path + "/a.key"])
+                #expect(open.status != 0 && open.error.contains("readable or writable by every user"), "\(open)")
+                let mismatched = try WorkoutdProcess.run(["serve", "--data-dir", data, "--port", "0", "--tls-certificate", path + "/a.pem", "--tls-key", path + "/b.key"])
+                #expect(mismatched.status != 0 && mismatched.error.contains("is not the key of the certificate"), "\(mismatched)")
+                let alone = try WorkoutdProcess.run(["serve", "--data-dir", data, "--port", "0", "--tls-certificate", path + "/a.pem"])
+                #expect(alone.status != 0 && alone.error.contains("go together"), "\(alone)")
             }
         }
     }
