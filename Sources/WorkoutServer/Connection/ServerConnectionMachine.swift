@@ -580,13 +580,19 @@ package struct ServerConnectionMachine: Sendable {
             refuse(.unauthenticated, "this method needs a session: call Auth.Login, Auth.Register or Auth.Resume first", &actions)
             return
         }
-        let deadline = frame.deadline.map { now + .milliseconds(Int64($0)) }
+        openCall(callID, descriptor, deadlineMilliseconds: frame.deadline, now: now)
+        actions.append(.run(ServerCallStart(callID: callID, method: frame.code, body: body)))
+    }
+
+    /// Keeps a call the driver is told to run, with its deadline (and a Watch's duration) on
+    /// the timer: either face's.
+    private mutating func openCall(_ callID: UInt32, _ descriptor: MethodDescriptor, deadlineMilliseconds: UInt32?, now: ConnectionInstant) {
         let call = OpenCall(
-            method: frame.code, isStream: descriptor.isServerStreaming, isWatch: frame.code == Self.watchMethod,
-            startedAt: now, deadline: deadline, budgetMilliseconds: frame.deadline ?? 0)
+            method: descriptor.number, isStream: descriptor.isServerStreaming, isWatch: descriptor.number == Self.watchMethod,
+            startedAt: now, deadline: deadlineMilliseconds.map { now + .milliseconds(Int64($0)) },
+            budgetMilliseconds: deadlineMilliseconds ?? 0)
         calls[callID] = call
         if let end = timerOf(call) { earliestCallTimer = min(earliestCallTimer ?? end, end) }
-        actions.append(.run(ServerCallStart(callID: callID, method: frame.code, body: body)))
     }
 
     /// When a call's own timer runs out: its deadline, or a Watch's duration limit.
@@ -989,12 +995,7 @@ extension ServerConnectionMachine {
             answerAtOnce(CallFailure(.invalidArgument, "\(error)"), &actions)
             return
         }
-        let deadline = plan.timeoutMilliseconds.map { now + .milliseconds(Int64($0)) }
-        let call = OpenCall(
-            method: descriptor.number, isStream: descriptor.isServerStreaming, isWatch: descriptor.number == Self.watchMethod,
-            startedAt: now, deadline: deadline, budgetMilliseconds: plan.timeoutMilliseconds ?? 0)
-        calls[callID] = call
-        if let end = timerOf(call) { earliestCallTimer = min(earliestCallTimer ?? end, end) }
+        openCall(callID, descriptor, deadlineMilliseconds: plan.timeoutMilliseconds, now: now)
         exchange.stage = .running(callID: callID, plan, streaming: descriptor.isServerStreaming)
         http = exchange
         if descriptor.isServerStreaming {
