@@ -145,10 +145,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The command-line client: the client library and argument parsing, nothing of the server.
+        // The command-line client: the client library, the domain's pure rules (the bounds it
+        // checks an option against before sending) and argument parsing, nothing of the server.
         .executableTarget(
             name: "workout",
-            dependencies: ["WorkoutClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["WorkoutClient", "WorkoutRules", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
 

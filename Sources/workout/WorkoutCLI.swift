@@ -34,10 +34,17 @@ struct WorkoutCLI: AsyncParsableCommand {
 
     /// Parses the arguments and runs the command. A ``CLIError`` becomes its message on
     /// standard error and its exit code; ArgumentParser's own errors (usage, `--help`) are
-    /// reported by ArgumentParser, validation failures with exit code 64.
+    /// reported by ArgumentParser, validation failures with exit code 64. An unknown command
+    /// name is reported first (``UnknownCommand``), and negative numbers given as arguments
+    /// reach their command (``NegativeNumbers``).
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let unknown = UnknownCommand.message(for: arguments, root: Self.self) {
+            Output.message("workout: \(unknown)")
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
         do {
-            var command = try await asyncParseAsRoot()
+            var command = try await asyncParseAsRoot(NegativeNumbers.arranged(arguments))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

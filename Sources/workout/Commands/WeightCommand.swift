@@ -9,10 +9,10 @@ struct WeightCommand: AsyncParsableCommand {
         abstract: "Chart your weight over the last days.",
         discussion: "The chart is as wide as the terminal ($COLUMNS, else the window's width, else 80 columns).")
 
-    @Option(help: ArgumentHelp("How many days back.", valueName: "days"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many days back.", valueName: "days"))
     var days: Int = 90
 
-    @Option(help: ArgumentHelp("The chart's height in lines.", valueName: "lines"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The chart's height in lines.", valueName: "lines"))
     var height: Int = WeightChart.defaultHeight
 
     @OptionGroup var output: OutputOptions
