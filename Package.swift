@@ -150,6 +150,7 @@ let package = Package(
         .executableTarget(
             name: "workout",
             dependencies: ["WorkoutClient", "WorkoutRules", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
 

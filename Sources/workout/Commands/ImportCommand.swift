@@ -12,7 +12,7 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Import your history: Apple Health's export, a `workout export` file, or a spreadsheet CSV.",
         discussion: """
             FILE is Apple Health's export.zip or the export.xml inside it, a file `workout export` \
-            wrote (JSON or CSV), or a spreadsheet CSV with a header line per kind (see the README). \
+            wrote (JSON or CSV), or a spreadsheet CSV with a header line per kind (see Sources/workout/README.md). \
             The format is guessed from the file's name unless --format says it.
 
             Totals, streaks, points, level and achievements come out as if each record had been \
