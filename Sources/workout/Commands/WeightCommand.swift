@@ -61,5 +61,22 @@ struct WeightCommand: AsyncParsableCommand {
         Output.line()
         let points = entries.map { WeightChart.Point(date: $0.measuredAt, kilograms: $0.weightKg) }
         Output.lines(WeightChart.render(points, width: TerminalSize.columns(), height: height, zone: zone))
+        Output.line()
+        Output.lines(Self.recentTable(entries, zone: zone))
+    }
+
+    /// How many of the newest weigh-ins are listed under the chart.
+    static let recentCount = 5
+
+    /// The newest weigh-ins, newest first, with the IDs `workout edit weight` and `workout
+    /// delete weight` take (shortened as the other tables shorten them, among all listed here).
+    static func recentTable(_ entries: [WeightEntry], zone: TimeZone) -> [String] {
+        let recent = entries.suffix(recentCount).reversed()
+        let ids = ShortID.prefixes(entries.map(\.id))
+        var table = Table([.init("ID"), .init("Measured"), .init("Weight", .right), .init("Note")])
+        for entry in recent {
+            table.append([ids[entry.id] ?? Format.id(entry.id), Format.dateTime(entry.measuredAt, in: zone), Format.kilograms(entry.weightKg), entry.note])
+        }
+        return ["Newest weigh-ins (IDs for `workout edit weight` and `workout delete weight`)"] + table.render(indent: "  ")
     }
 }
