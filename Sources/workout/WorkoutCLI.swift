@@ -44,7 +44,17 @@ struct WorkoutCLI: AsyncParsableCommand {
             Foundation.exit(ExitStatus.usage.rawValue)
         }
         do {
-            var command = try await asyncParseAsRoot(NegativeNumbers.arranged(arguments))
+            var command: any ParsableCommand
+            let arranged = NegativeNumbers.arranged(arguments)
+            do {
+                command = try await asyncParseAsRoot(arranged)
+            } catch {
+                // A negative number after a flag (`log steps --json -5`): the line once more with
+                // it behind `--`; if that does not parse either, the first failure is the one said.
+                let further = NegativeNumbers.arranged(arguments, afterOptions: true)
+                guard further != arranged, let reparsed = try? await asyncParseAsRoot(further) else { throw error }
+                command = reparsed
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

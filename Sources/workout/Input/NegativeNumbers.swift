@@ -10,22 +10,25 @@
 /// option's value) moves behind a `--`, keeping its order among the arguments there.
 ///
 /// `workout` has no option named by a digit, so `-5` is never an option of its own. A
-/// negative number right after an option is left where it is: it is that option's value
-/// (`--calories -200`), or it follows a flag (`--json -5`) and ArgumentParser's message stands.
+/// negative number right after an option is left where it is at first: it is that option's
+/// value (`--calories -200`). Only when that line does not parse is it tried with those moved
+/// too, for a number that follows a flag (`log steps --json -5`).
 enum NegativeNumbers {
     /// The arguments with each negative number that follows a value moved behind `--`.
     ///
-    /// - Parameter arguments: The command line without the program's name.
+    /// - Parameters:
+    ///   - arguments: The command line without the program's name.
+    ///   - afterOptions: Whether a negative number right after an option or flag moves too.
     /// - Returns: The same arguments when there is nothing to move; else the others in their
     ///   order, then `--`, then the moved numbers followed by what came after a `--` already.
-    static func arranged(_ arguments: [String]) -> [String] {
+    static func arranged(_ arguments: [String], afterOptions: Bool = false) -> [String] {
         var options: [String] = []
         var moved: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             if argument == "--" { break }
-            if isNegativeNumber(argument), index > 0, !arguments[index - 1].hasPrefix("-") {
+            if isNegativeNumber(argument), index > 0, afterOptions || !arguments[index - 1].hasPrefix("-") {
                 moved.append(argument)
             } else {
                 options.append(argument)

@@ -17,6 +17,14 @@ struct NegativeNumbersTests {
         #expect(NegativeNumbers.arranged(arguments) == expected)
     }
 
+    @Test("Asked to, a negative number after an option or flag moves too", arguments: [
+        (["log", "steps", "--json", "-5"], ["log", "steps", "--json", "--", "-5"]),
+        (["log", "steps", "-5"], ["log", "steps", "--", "-5"]),
+    ])
+    func arrangedAfterOptions(arguments: [String], expected: [String]) {
+        #expect(NegativeNumbers.arranged(arguments, afterOptions: true) == expected)
+    }
+
     @Test("Only decimal numbers with a minus count as negative numbers", arguments: [
         ("-5", true), ("-72.4", true), ("-.5", true), ("-0", true),
         ("-", false), ("--", false), ("-h", false), ("--json", false), ("-5x", false), ("-1.2.3", false), ("5", false),

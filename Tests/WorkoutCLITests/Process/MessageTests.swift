@@ -11,6 +11,7 @@ struct MessageTests {
         (["log", "workout", "running", "--minutes", "-5"], "--minutes must be a number above 0 (got -5)"),
         (["log", "steps", "-5"], "the number of steps must be between 0 and 200,000 (got -5)"),
         (["log", "steps", "-5", "--day", "yesterday"], "the number of steps must be between 0 and 200,000 (got -5)"),
+        (["log", "steps", "--json", "-5"], "the number of steps must be between 0 and 200,000 (got -5)"),
         (["log", "weight", "720"], "the weight must be between 10 and 500 kg (got 720)"),
         (["log", "weight", "-3"], "the weight must be between 10 and 500 kg (got -3)"),
         (["log", "workout", "running", "--minutes", "30", "--at", "2099-01-01T07:00"], "--at must be no more than a day ahead (got 2099-01-01 07:00)"),
