@@ -1,12 +1,21 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
-/// Settings every Swift target shares: Swift 6 language mode is the package default;
-/// these upcoming features keep imports and existentials explicit.
+/// A warning fails the build of every target of this package (sources, tests, benchmarks,
+/// examples, fuzz targets), so none is left in the project's own code; dependencies are not
+/// concerned (they are built with their own settings, and SwiftPM suppresses their warnings).
+/// SwiftPM also drops this setting when this package is a URL dependency of an app; an app that
+/// depends on a local checkout by path builds it as written, and `WORKOUT_ALLOW_WARNINGS=1` turns
+/// it off there (a newer compiler's new warning then does not stop the app's build).
+let warningsAsErrors: [SwiftSetting] =
+    Context.environment["WORKOUT_ALLOW_WARNINGS"] == "1" ? [] : [.treatAllWarnings(as: .error)]
+
+/// Settings every Swift target of this package shares: Swift 6 language mode is the package
+/// default; these upcoming features keep imports and existentials explicit; no warnings.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
-]
+] + warningsAsErrors
 
 let package = Package(
     name: "Workout",
@@ -140,10 +149,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The command-line client: the client library and argument parsing, nothing of the server.
+        // The command-line client: the client library, the domain's pure rules (the bounds it
+        // checks an option against before sending) and argument parsing, nothing of the server.
         .executableTarget(
             name: "workout",
-            dependencies: ["WorkoutClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["WorkoutClient", "WorkoutRules", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
 

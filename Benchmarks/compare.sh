@@ -7,14 +7,18 @@
 #   OUT     directory for the JSON files (default: a new temporary directory)
 #   DUR     seconds per measurement (default 8)
 #   ROUNDS  rounds (default 3)
-#   ANCHORS the yardstick's directory (default ../shared/anchors beside this repository)
+#   ANCHORS the yardstick's directory, holding yardstick.sh (required; not in this repository)
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 BEFORE_CHECKOUT AFTER_CHECKOUT" >&2; exit 64; }
 before=$(cd "$1" && pwd); after=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/.." && pwd)
 DUR=${DUR:-8}; ROUNDS=${ROUNDS:-3}
 OUT=${OUT:-$(mktemp -d)}; mkdir -p "$OUT"
-ANCHORS=${ANCHORS:-$(cd "$here/.." && pwd)/shared/anchors}
+[ -n "${ANCHORS:-}" ] && [ -x "$ANCHORS/yardstick.sh" ] || {
+  echo "$(basename "$0"): set ANCHORS to the yardstick's directory: it holds yardstick.sh, the C echo server" >&2
+  echo "and Redis baseline every figure is a ratio to, and is not part of this repository" >&2
+  exit 64
+}
 for side in "$before" "$after"; do
   [ -x "$side/.build/release/workout-bench" ] && [ -x "$side/.build/release/workoutd" ] || { echo "build $side first" >&2; exit 1; }
 done

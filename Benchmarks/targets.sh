@@ -3,14 +3,18 @@
 # run, on this machine, and prints the table of ratios (markdown) on stdout.
 #   OUT  directory for the JSON files (default: a new temporary directory, printed)
 #   DUR  seconds per measurement (default 5)
-#   ANCHORS  the yardstick's directory (default ../shared/anchors beside the repository)
+#   ANCHORS  the yardstick's directory, holding yardstick.sh (required; not in this repository)
 # Needs a release build of workoutd and workout-bench, and what yardstick.sh needs
 # (gcc, redis-server, redis-tools). Takes about 5 minutes (the 1,000-member preload is most).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DUR=${DUR:-5}
 OUT=${OUT:-$(mktemp -d)}
-ANCHORS=${ANCHORS:-$(cd .. && pwd)/shared/anchors}
+[ -n "${ANCHORS:-}" ] && [ -x "$ANCHORS/yardstick.sh" ] || {
+  echo "$(basename "$0"): set ANCHORS to the yardstick's directory: it holds yardstick.sh, the C echo server" >&2
+  echo "and Redis baseline every figure is a ratio to, and is not part of this repository" >&2
+  exit 64
+}
 B=.build/release/workout-bench
 [ -x "$B" ] && [ -x .build/release/workoutd ] || { echo "build first: swift build -c release --product workoutd && swift build -c release --product workout-bench" >&2; exit 1; }
 mkdir -p "$OUT"

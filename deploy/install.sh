@@ -88,6 +88,17 @@ systemctl_target() {
 
 units=(workoutd.service workoutd-backup.service workoutd-backup.timer)
 
+# The options that say where this installation is, for the commands printed as next steps: an
+# uninstall hint copied while staging must act on the staged root, never on this machine's.
+where=()
+[ -z "$destdir" ] || where+=(--destdir "$destdir")
+[ "$prefix" = /usr/local ] || where+=(--prefix "$prefix")
+[ "$sysconfdir" = /etc ] || where+=(--sysconfdir "$sysconfdir")
+[ "$statedir" = /var/lib/workoutd ] || where+=(--statedir "$statedir")
+[ "$unitdir" = /etc/systemd/system ] || where+=(--unitdir "$unitdir")
+[ "$avahidir" = /etc/avahi/services ] || where+=(--avahidir "$avahidir")
+[ "$user" = workoutd ] || where+=(--user "$user")
+
 if [ "$uninstall" -eq 1 ]; then
   echo "Uninstalling Workout from ${destdir:-/}"
   if [ "$systemd_live" -eq 1 ]; then
@@ -113,17 +124,36 @@ if [ "$uninstall" -eq 1 ]; then
   else
     echo "Removed the binaries and the units. Kept the data in $statedir, the configuration in $confdir"
     echo "and the user $user: installing again picks them up. To delete them too:"
-    echo "  sudo $0 --uninstall --purge-data"
+    purge_hint="sudo $0 --uninstall --purge-data"
+    [ ${#where[@]} -eq 0 ] || purge_hint+=$(printf ' %q' "${where[@]}")
+    echo "  $purge_hint"
   fi
   exit 0
 fi
 
-# 1. The binaries: given, or built here in release mode.
+# 1. The libraries the binaries load: both need zlib1g, libssl3 (TLS) and libstdc++6; workoutd
+# liblmdb0 (the store), workout libxml2 (FoundationXML, for the Apple Health import). Installed here first,
+# before a long build; a staged root (--destdir) gets its packages from whoever prepares it.
+runtime_packages=(liblmdb0 zlib1g libssl3 libxml2 libstdc++6)
+if [ -z "$destdir" ] && command -v dpkg-query >/dev/null; then
+  missing_packages=()
+  for package in "${runtime_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing_packages+=("$package")
+  done
+  if [ ${#missing_packages[@]} -gt 0 ]; then
+    echo "Installing the libraries the binaries need: ${missing_packages[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_packages[@]}" >/dev/null \
+      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_packages[@]}" >/dev/null; } \
+      || die "cannot install ${missing_packages[*]}: run apt-get install ${missing_packages[*]}, then this again"
+  fi
+fi
+
+# 2. The binaries: given, or built here in release mode.
 if [ -z "$bin_dir" ]; then
   command -v swift >/dev/null || die "swift is not on root's PATH: build as yourself first (swift build -c release), then: sudo $0 --bin-dir .build/release"
   echo "Building the release binaries (a few minutes on a small machine)..."
-  # --static-swift-stdlib: the binaries carry the Swift runtime, so they need only liblmdb0,
-  # zlib1g and libstdc++6 from Debian, not the toolchain they were built with.
+  # --static-swift-stdlib: the binaries carry the Swift runtime, so they need only the packages
+  # above from Debian, not the toolchain they were built with.
   (cd "$source_dir/.." && swift build -c release --static-swift-stdlib --product workoutd \
     && swift build -c release --static-swift-stdlib --product workout)
   bin_dir=$(cd "$source_dir/.." && swift build -c release --static-swift-stdlib --show-bin-path)
@@ -131,7 +161,7 @@ fi
 for binary in workoutd workout; do
   [ -x "$bin_dir/$binary" ] || die "$bin_dir/$binary is missing or not executable"
   if command -v ldd >/dev/null && missing=$(ldd "$bin_dir/$binary" 2>/dev/null | grep "not found"); then
-    die "$bin_dir/$binary needs libraries this machine lacks (build with --static-swift-stdlib; apt-get install liblmdb0 zlib1g):
+    die "$bin_dir/$binary needs libraries this machine lacks (build with --static-swift-stdlib; apt-get install ${runtime_packages[*]}):
 $missing"
   fi
 done
@@ -143,7 +173,7 @@ had_store=0
 [ -e "$root$statedir/data.mdb" ] && had_store=1
 if [ "$upgrade" -eq 1 ]; then echo "Upgrading Workout in ${destdir:-/}"; else echo "Installing Workout into ${destdir:-/}"; fi
 
-# 2. The system user and group (no login, no home of its own but the data directory).
+# 3. The system user and group (no login, no home of its own but the data directory).
 passwd_file=/etc/passwd
 if [ -n "$destdir" ]; then
   passwd_file=$destdir/etc/passwd
@@ -186,18 +216,18 @@ localize() {
       -e "s#^Group=workoutd\$#Group=$user#" "$1"
 }
 
-# 3. Binaries and documentation.
+# 4. Binaries and documentation.
 place "$bin_dir/workoutd" "$root$bindir/workoutd" 0755
 place "$bin_dir/workout" "$root$bindir/workout" 0755
 place "$source_dir/README.md" "$root$docdir/README.md" 0644
 echo "  installed $bindir/workoutd and $bindir/workout"
 
-# 4. The data directory: 0700, the service user's; its contents are never touched here.
+# 5. The data directory: 0700, the service user's; its contents are never touched here.
 mkdir -p "$root$statedir" "$root$statedir/backups"
 chown "$uid:$gid" "$root$statedir" "$root$statedir/backups"
 chmod 0700 "$root$statedir" "$root$statedir/backups"
 
-# 5. The configuration: written only when there is none (an upgrade never overwrites it); the
+# 6. The configuration: written only when there is none (an upgrade never overwrites it); the
 # example beside it is always the current one.
 mkdir -p "$root$confdir"
 chown "0:$gid" "$root$confdir"
@@ -214,7 +244,7 @@ else
   echo "  wrote the configuration $config"
 fi
 
-# 6. The systemd units and the Avahi service (on the configured port).
+# 7. The systemd units and the Avahi service (on the configured port).
 for unit in "${units[@]}"; do
   localize "$source_dir/systemd/$unit" > "$tmp_config"
   place "$tmp_config" "$root$unitdir/$unit" 0644
@@ -225,7 +255,7 @@ sed "s#<port>7420</port>#<port>$port</port>#" "$source_dir/avahi/workoutd.servic
 place "$tmp_config" "$root$avahidir/workoutd.service" 0644
 echo "  installed the units into $unitdir and the Avahi service (_workout._tcp, port $port)"
 
-# 7. Enable (and start, or restart after an upgrade).
+# 8. Enable (and start, or restart after an upgrade).
 if [ "$systemd_live" -eq 1 ]; then
   systemctl daemon-reload
   systemctl enable workoutd.service workoutd-backup.timer >/dev/null

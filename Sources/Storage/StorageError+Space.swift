@@ -1,4 +1,4 @@
-public import LMDB
+import LMDB
 
 extension StorageError {
     /// `error` as ``Code/storageFull`` when it says the store had no room to grow (a full disk,

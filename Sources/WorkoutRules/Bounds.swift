@@ -192,6 +192,10 @@ package enum Bounds {
         return value.lowercased()
     }
 
+    /// How long a new password must be, in bytes of UTF-8: the one rule the server checks and
+    /// the command-line client states.
+    package static let newPasswordBytes = 8...256
+
     /// Checks a new password (`Register.password`, `new_password`): 8...256 bytes.
     ///
     /// - Parameters:
@@ -199,8 +203,8 @@ package enum Bounds {
     ///   - field: The field's path: `new_password` (the default) or `password` (Register).
     /// - Throws: `DomainError.invalid(field, …)` when its length is outside 8...256 bytes.
     package static func password(new value: String, field: String = "new_password") throws(DomainError) {
-        guard (8...256).contains(value.utf8.count) else {
-            throw .invalid(field, "\(field) must be 8 to 256 bytes long")
+        guard newPasswordBytes.contains(value.utf8.count) else {
+            throw .invalid(field, "\(field) must be \(newPasswordBytes.lowerBound) to \(newPasswordBytes.upperBound) bytes long")
         }
     }
 

@@ -34,10 +34,27 @@ struct WorkoutCLI: AsyncParsableCommand {
 
     /// Parses the arguments and runs the command. A ``CLIError`` becomes its message on
     /// standard error and its exit code; ArgumentParser's own errors (usage, `--help`) are
-    /// reported by ArgumentParser, validation failures with exit code 64.
+    /// reported by ArgumentParser, validation failures with exit code 64. An unknown command
+    /// name is reported first (``UnknownCommand``), and negative numbers given as arguments
+    /// reach their command (``NegativeNumbers``).
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let unknown = UnknownCommand.message(for: arguments, root: Self.self) {
+            Output.message("workout: \(unknown)")
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
         do {
-            var command = try await asyncParseAsRoot()
+            var command: any ParsableCommand
+            let arranged = NegativeNumbers.arranged(arguments)
+            do {
+                command = try await asyncParseAsRoot(arranged)
+            } catch {
+                // A negative number after a flag (`log steps --json -5`): the line once more with
+                // it behind `--`; if that does not parse either, the first failure is the one said.
+                let further = NegativeNumbers.arranged(arguments, afterOptions: true)
+                guard further != arranged, let reparsed = try? await asyncParseAsRoot(further) else { throw error }
+                command = reparsed
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

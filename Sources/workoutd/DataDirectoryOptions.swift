@@ -71,7 +71,7 @@ struct DataDirectoryOptions: ParsableArguments {
         if mustExist && !holdsStore {
             throw CommandFailure(
                 .store,
-                "there is no Workout store in \(directory); create one with `workoutd create-owner --data-dir \(directory)`, or pass --data-dir")
+                "there is no Workout store in \(directory); create one with `\(HowToRun.workoutd) create-owner --data-dir \(directory)`, or pass --data-dir")
         }
         try DataDirectoryOwner.check(directory)
         if let upgrade = try StoreUpgrade.prepare(dataDirectory: directory, backupDirectory: try settings().backupDirectory) {

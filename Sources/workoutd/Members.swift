@@ -22,7 +22,7 @@ struct Members: ParsableCommand {
         try options.withHouseholdStore { store, directory in
             let members = try store.listMembersLocally().sorted { $0.createdAtMs < $1.createdAtMs }
             guard !members.isEmpty else {
-                print("No members yet; create the owner with `workoutd create-owner --data-dir \(directory)`.")
+                print("No members yet; create the owner with `\(HowToRun.workoutd) create-owner --data-dir \(directory)`.")
                 return
             }
             var rows = [["EMAIL", "NAME", "ROLE", "CREATED"]]

@@ -115,7 +115,7 @@ struct Serve: AsyncParsableCommand {
             }
             if (try? household.listMembersLocally().isEmpty) == true {
                 let location = settings.configFile.map { "--config \($0)" } ?? "--data-dir \(settings.dataDirectory)"
-                print("no members yet: create the owner with `workoutd create-owner \(location) --email you@example.com --first-name You`")
+                print("no members yet: create the owner with `\(HowToRun.workoutd) create-owner \(location) --email you@example.com --first-name You`")
             }
             fflush(nil)
             do {

@@ -15,8 +15,8 @@ public final class HealthExportWriter {
     /// Starts a file at `path` with the export's header (XML declaration, DTD, `<HealthData>`,
     /// `<ExportDate>`, `<Me>`).
     public init(path: String) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteUnknown) }
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteUnknown) }
         self.handle = handle
         write("""
             <?xml version="1.0" encoding="UTF-8"?>

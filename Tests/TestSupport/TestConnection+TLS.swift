@@ -1,5 +1,5 @@
 import Synchronization
-package import WorkoutTLS
+import WorkoutTLS
 #if canImport(Glibc)
 import Glibc
 #endif

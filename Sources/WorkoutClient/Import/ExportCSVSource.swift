@@ -65,7 +65,7 @@ struct ExportCSVSource: ImportSource {
                         timeZone: cells.optional("time_zone"), name: cells["name"])
                     pendingMeal = (meal, row.line)
                 case "food_item":
-                    guard var (meal, line) = pendingMeal, cells["parent_id"].lowercased() == meal.id.uuidString.lowercased() else {
+                    guard case (var meal, let line)? = pendingMeal, cells["parent_id"].lowercased() == meal.id.uuidString.lowercased() else {
                         throw ImportIssue(line: row.line, kind: .meal, reason: "a food item that does not follow its meal (parent_id \(cells["parent_id"]))")
                     }
                     meal.items.append(FoodItem(

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// Reads a source and brings its records in, in batches: what `workout import` runs, and

@@ -26,7 +26,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     case exportJSON = "export-json"
     /// `workout export --format csv`.
     case exportCSV = "export-csv"
-    /// The spreadsheet CSV: a header line per kind (see the README).
+    /// The spreadsheet CSV: a header line per kind (see `Sources/workout/README.md`).
     case csv
 
     /// The format a file's name and first bytes suggest.

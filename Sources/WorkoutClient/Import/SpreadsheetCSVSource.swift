@@ -22,6 +22,10 @@ import Foundation
 /// | `weight` | `time`, `kg` or `lb` | `time_zone`, `note`, `id` |
 /// | `steps` | `day`, `steps` | `source` (default `spreadsheet`) |
 ///
+/// A food row's figures are per serving: with `servings` (0.01 to 100), the item imported
+/// holds them multiplied by it (the wire's figures are for the portion eaten, the servings
+/// kept beside them), so `banana,105,…,1.5` counts 157.5 kcal.
+///
 /// Times: `2024-03-10 07:30` (or with `T`, with seconds) in the row's `time_zone`, else the
 /// importer's zone; or ISO 8601 with an offset. Records are logged in the row's `time_zone`,
 /// else the importer's. A row without an `id` (a UUID) gets one derived from its cells, so
@@ -139,10 +143,14 @@ struct SpreadsheetCSVSource: ImportSource {
                     var item: FoodItem?
                     if cells.optional("food") != nil || cells.optional("calories") != nil {
                         let name = cells.optional("food") ?? cells.optional("name") ?? "food"
+                        // A sheet's figures are per serving; the wire's are for the portion eaten.
+                        let servings = try cells.optional("servings").map { _ in try cells.number("servings") }
+                        let portion = servings ?? 1
                         item = FoodItem(
-                            name: name, calories: try cells.number("calories", default: 0), proteinG: try cells.number("protein_g", default: 0),
-                            carbsG: try cells.number("carbs_g", default: 0), fatG: try cells.number("fat_g", default: 0),
-                            servings: try cells.optional("servings").map { _ in try cells.number("servings") })
+                            name: name, calories: try cells.number("calories", default: 0) * portion,
+                            proteinG: try cells.number("protein_g", default: 0) * portion,
+                            carbsG: try cells.number("carbs_g", default: 0) * portion, fatG: try cells.number("fat_g", default: 0) * portion,
+                            servings: servings)
                     }
                     if pending == nil {
                         pending = PendingMeal(

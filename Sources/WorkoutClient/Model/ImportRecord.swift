@@ -40,7 +40,17 @@ public enum ImportRecord: Sendable, Hashable, Codable {
 public enum ImportKind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     case workout, meal, weight, steps
 
-    /// The kind's name in the plural, for counts: "workouts", "meals", "weigh-ins", "days of steps".
+    /// The kind's name for one record, for counts: "workout", "meal", "weigh-in", "steps report".
+    public var singular: String {
+        switch self {
+        case .workout: "workout"
+        case .meal: "meal"
+        case .weight: "weigh-in"
+        case .steps: "steps report"
+        }
+    }
+
+    /// The kind's name in the plural, for counts: "workouts", "meals", "weigh-ins", "steps reports".
     public var plural: String {
         switch self {
         case .workout: "workouts"

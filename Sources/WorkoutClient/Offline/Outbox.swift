@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// The writes a member made that the server has not confirmed yet, kept on the device so that

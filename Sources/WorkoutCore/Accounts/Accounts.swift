@@ -167,15 +167,9 @@ extension HouseholdStore {
         let digest = DigestKey(Secrets.digest(request.sessionToken))
         let now = clock.nowMilliseconds()
         let lifetime = configuration.sessionLifetimeMilliseconds
-        @Sendable func resumable<T: TransactionReading & ~Copyable>(_ txn: borrowing T) throws -> (Workout_Store_V1_StoredSession, Workout_Store_V1_StoredUser) {
-            guard let session = try txn.get(digest, from: tables.sessions.table), session.expiresAtMs > now,
-                  let user = try txn.get(UUID(bytes: session.userID), from: tables.users.table)
-            else { throw DomainError(.unauthenticated, "the session has expired or was revoked; log in again") }
-            return (session, user)
-        }
         do {
             return try await write { [self] txn in
-                var (session, user) = try resumable(txn)
+                var (session, user) = try resumable(digest, now: now, in: txn)
                 session.lastUsedAtMs = now
                 // A device token does not expire; a session slides.
                 if !session.deviceToken { session.expiresAtMs = now + lifetime }
@@ -183,9 +177,23 @@ extension HouseholdStore {
                 return authenticated(user: user, session: session, token: nil, tokenDigest: digest.bytes, now: now)
             }
         } catch where Self.isLackOfSpace(error) {
-            let (session, user) = try store.read { txn in try resumable(txn) }
+            let (session, user) = try store.read { txn in try resumable(digest, now: now, in: txn) }
             return authenticated(user: user, session: session, token: nil, tokenDigest: digest.bytes, now: now)
         }
+    }
+
+    /// The session of a token's digest and its member, when the session may be resumed at `now`.
+    ///
+    /// A method rather than a local function: a generic local function captured by the
+    /// writer's `@Sendable` closure would capture its transaction type's metatype, which is
+    /// not `Sendable`.
+    private func resumable<T: TransactionReading & ~Copyable>(
+        _ digest: DigestKey, now: Int64, in txn: borrowing T
+    ) throws -> (Workout_Store_V1_StoredSession, Workout_Store_V1_StoredUser) {
+        guard let session = try txn.get(digest, from: tables.sessions.table), session.expiresAtMs > now,
+              let user = try txn.get(UUID(bytes: session.userID), from: tables.users.table)
+        else { throw DomainError(.unauthenticated, "the session has expired or was revoked; log in again") }
+        return (session, user)
     }
 
     /// The caller's session, checked: for a connection that wants to know it is still valid.

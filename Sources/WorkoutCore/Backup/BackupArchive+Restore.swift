@@ -1,6 +1,6 @@
 import SystemCalls
 import Crypto
-package import Foundation
+import Foundation
 package import Storage
 #if canImport(Glibc)
 import Glibc

@@ -70,16 +70,28 @@ extension HouseholdStore {
 
     /// Unlocks every achievement `user`'s totals now reach, once each, adding its points.
     ///
+    /// Each is dated by the workout that made its figure reach the target, the workouts taken
+    /// in the order they happened (``AchievementCatalog/earnedAt(_:workouts:)``), and never
+    /// later than `now`: a back-dated or imported history unlocks with the dates it was earned.
+    ///
+    /// - Parameter pending: A workout this write stores after the call (its id and content):
+    ///   counted with the stored ones, in place of a stored one with its id.
     /// - Returns: the achievements unlocked by this write.
-    func unlockAchievements(user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction) throws -> [Workout_V1_Achievement] {
+    func unlockAchievements(
+        user: inout Workout_Store_V1_StoredUser, pending: (id: UUID, workout: Workout_V1_Workout)? = nil, now: Int64,
+        in txn: inout WriteTransaction
+    ) throws -> [Workout_V1_Achievement] {
         let userID = UUID(bytes: user.userID)
         let unlocked = Set(try txn.scan(tables.achievements, ScanRequest(range: .prefix(userID.orderedKey))).elements.map(\.key.name))
+        let reached = AchievementCatalog.newlyUnlocked(
+            totalWorkouts: user.totals.totalWorkouts, longestStreak: user.totals.longestStreak, unlocked: unlocked)
+        guard !reached.isEmpty else { return [] }
+        let workouts = try datedWorkouts(of: userID, pending: pending, in: txn)
         var new: [Workout_V1_Achievement] = []
-        for definition in AchievementCatalog.newlyUnlocked(
-            totalWorkouts: user.totals.totalWorkouts, longestStreak: user.totals.longestStreak, unlocked: unlocked) {
+        for definition in reached {
             var achievement = wireAchievement(definition, totals: user.totals)
             achievement.unlocked = true
-            achievement.unlockedAtMs = now
+            achievement.unlockedAtMs = min(AchievementCatalog.earnedAt(definition, workouts: workouts) ?? now, now)
             try txn.put(achievement, forKey: UserNameKey(user: userID, name: definition.id), in: tables.achievements)
             user.totals.achievementPoints += UInt64(definition.points)
             user.totals.achievementsUnlocked += 1
@@ -91,6 +103,22 @@ extension HouseholdStore {
             new.append(achievement)
         }
         return new
+    }
+
+    /// `user`'s workouts as the dating of achievements sees them, `pending` in place of a
+    /// stored workout with its id.
+    private func datedWorkouts(
+        of user: UUID, pending: (id: UUID, workout: Workout_V1_Workout)?, in txn: borrowing some TransactionReading & ~Copyable
+    ) throws -> [DatedWorkout] {
+        func dated(_ workout: Workout_V1_Workout) -> DatedWorkout? {
+            LocalDay(year: workout.localDay.year, month: workout.localDay.month, day: workout.localDay.day)
+                .map { DatedWorkout(time: workout.performedAtMs, day: $0) }
+        }
+        var workouts = try txn.scan(tables.workouts.table, ScanRequest(range: .prefix(user.orderedKey))).elements
+            .filter { $0.key.id != pending?.id }
+            .compactMap { dated($0.value) }
+        if let pending, let workout = dated(pending.workout) { workouts.append(workout) }
+        return workouts
     }
 
     /// The wire form of an achievement definition with the member's progress (not unlocked).

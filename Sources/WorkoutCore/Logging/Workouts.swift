@@ -127,7 +127,7 @@ extension HouseholdStore {
         if updatingStreakAndAchievements {
             let summary = try Streaks.adding(day, to: streak(of: user.totals)) ?? recomputeStreaks(of: userID, in: txn)
             apply(summary, to: &user.totals)
-            unlocked = try unlockAchievements(user: &user, now: now, in: &txn)
+            unlocked = try unlockAchievements(user: &user, pending: (id, workout), now: now, in: &txn)
         }
         workout.revision = try fileRecordChange(.workout, id: id, previousRevision: nil, user: &user, now: now, in: &txn)
         try txn.put(workout, forKey: key, in: tables.workouts)
@@ -159,7 +159,7 @@ extension HouseholdStore {
                 apply(try recomputeStreaks(of: caller.userID, in: txn), to: &user.totals)
             }
             var response = Workout_V1_UpdateWorkoutResponse()
-            response.unlocked = try unlockAchievements(user: &user, now: now, in: &txn)
+            response.unlocked = try unlockAchievements(user: &user, pending: (id, workout), now: now, in: &txn)
             workout.revision = try fileRecordChange(.workout, id: id, previousRevision: old.revision, user: &user, now: now, in: &txn)
             try txn.put(workout, forKey: key, in: tables.workouts)
             try saveUser(&user, profileChanged: false, now: now, in: &txn)

@@ -1,5 +1,5 @@
 package import SwiftProtobuf
-package import WorkoutProtocol
+import WorkoutProtocol
 
 /// What one reply may still take, in encoded bytes: a page of a query, a chunk of an export
 /// or an event of a watch ends where the next record would not fit, so every answer fits the

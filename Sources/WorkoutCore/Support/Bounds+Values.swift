@@ -1,4 +1,4 @@
-package import WorkoutRules
+import WorkoutRules
 
 /// Validators that hand the checked value back, for assignments.
 extension Bounds {

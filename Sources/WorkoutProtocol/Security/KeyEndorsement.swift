@@ -1,5 +1,5 @@
 package import Crypto
-package import Foundation
+import Foundation
 
 /// A server's statement, signed with its old key, that its key changed to another one: what
 /// lets a client that pinned the old key accept the new one without asking anybody.

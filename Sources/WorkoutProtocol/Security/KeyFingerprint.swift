@@ -1,4 +1,4 @@
-package import Crypto
+import Crypto
 
 /// The fingerprint of a server's public key: SHA-256 over the key's DER SubjectPublicKeyInfo
 /// (what `openssl x509 -pubkey | openssl pkey -pubin -outform DER | sha256sum` hashes).

@@ -12,7 +12,7 @@ struct AdminInviteCommand: AsyncParsableCommand {
     @Option(help: "member or admin.", transform: Self.role)
     var role: Role = .member
 
-    @Option(name: .customLong("expires-hours"), help: ArgumentHelp(
+    @Option(name: .customLong("expires-hours"), parsing: .unconditional, help: ArgumentHelp(
         "How many hours the code is valid (default: the server's).", valueName: "hours"))
     var expiresHours: Double?
 

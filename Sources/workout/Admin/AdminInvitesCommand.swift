@@ -16,8 +16,10 @@ struct AdminInvitesCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
-        let all = self.all
-        let invites = try await session.run("list invites") { client throws(WorkoutError) in try await client.invites(includeInactive: all) }
+        // Every invite is read, so each ID is shown by the shortest prefix unique among all of
+        // them (what `revoke-invite` takes); only the usable ones are shown without --all.
+        let every = try await session.run("list invites") { client throws(WorkoutError) in try await client.invites(includeInactive: true) }
+        let invites = all ? every : every.filter { $0.state == .active }
         if output.json {
             try Output.printJSON(invites)
             return
@@ -27,10 +29,11 @@ struct AdminInvitesCommand: AsyncParsableCommand {
             return
         }
         let zone = LocalZone.current
+        let ids = ShortID.prefixes(every.map(\.id), minimum: RecordIDPrefix.minimumDigits)
         var table = Table([.init("ID"), .init("State"), .init("Role"), .init("Created"), .init("Expires"), .init("Note")])
         for invite in invites.sorted(by: { $0.createdAt > $1.createdAt }) {
             table.append([
-                Format.id(invite.id), invite.state.rawValue, invite.role.rawValue, Format.dateTime(invite.createdAt, in: zone),
+                ids[invite.id] ?? Format.id(invite.id), invite.state.rawValue, invite.role.rawValue, Format.dateTime(invite.createdAt, in: zone),
                 Format.dateTime(invite.expiresAt, in: zone), invite.note,
             ])
         }

@@ -8,8 +8,9 @@ struct AdminResetPasswordCommand: AsyncParsableCommand {
         commandName: "reset-password",
         abstract: "Set a new password for a member who forgot theirs; their sessions end.",
         discussion: """
-            The new password (at least 10 characters) is asked for twice on the terminal without \
-            echo; --password-stdin reads one line of standard input instead.
+            The new password (\(InputBounds.newPasswordRule); a letter beyond ASCII counts 2 to 4) \
+            is asked for twice on the terminal without echo; --password-stdin reads one line of \
+            standard input instead.
             """)
 
     @Argument(help: ArgumentHelp("The member's ID or email.", valueName: "id-or-email"))
@@ -35,6 +36,7 @@ struct AdminResetPasswordCommand: AsyncParsableCommand {
         let target = try MemberReference.resolve(member, in: members)
         let password = try PasswordReader.read(
             fromStandardInput: passwordFromStandardInput, prompt: "New password for \(target.email)", confirm: true)
+        try InputBounds.newPassword(password)
         let ended = try await session.run("reset passwords") { client throws(WorkoutError) in
             try await client.resetPassword(of: target.id, to: password)
         }

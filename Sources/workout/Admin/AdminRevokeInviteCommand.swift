@@ -8,15 +8,26 @@ struct AdminRevokeInviteCommand: AsyncParsableCommand {
         commandName: "revoke-invite",
         abstract: "Revoke an unused invite (IDs from `workout admin invites`).")
 
-    @Argument(help: ArgumentHelp("The invite's ID.", valueName: "id"), transform: IDArgument.parse)
-    var id: UUID
+    @Argument(help: ArgumentHelp("The invite's ID, or its first 4 or more hex digits, as `workout admin invites` shows it.", valueName: "id"),
+              transform: { text throws(ValidationError) in try RecordIDPrefix(parsing: text, listing: "`workout admin invites`") })
+    var id: RecordIDPrefix
 
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
-        let id = self.id
+        let prefix = self.id
+        let invites = try await session.run("revoke invites") { client throws(WorkoutError) in try await client.invites(includeInactive: true) }
+        let matching = invites.filter { prefix.matches($0.id) }
+        guard let target = matching.first else {
+            throw CLIError(.notFound, "not found: no invite has an ID starting with \"\(prefix)\"; `workout admin invites --all` lists them")
+        }
+        guard matching.count == 1 else {
+            let ids = matching.map { Format.id($0.id) }.joined(separator: ", ")
+            throw CLIError(.usage, "\"\(prefix)\" starts \(matching.count) invites' IDs (\(ids)); give more digits")
+        }
+        let id = target.id
         let invite = try await session.run("revoke invites") { client throws(WorkoutError) in try await client.revokeInvite(id) }
         if output.json {
             try Output.printJSON(invite)

@@ -53,6 +53,9 @@ struct EditMealCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The server's bounds, said as typed (``InputBounds``).
+        try InputBounds.meal(name: name, items: items)
+        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
         let session = try SignedInSession()
         defer { session.close() }
         if case .meal(let queued)? = try session.queuedRecord(.meal, id) {

@@ -12,7 +12,7 @@ struct EditWeightCommand: AsyncParsableCommand {
               transform: RecordIDPrefix.init(parsing:))
     var id: RecordIDPrefix
 
-    @Option(help: ArgumentHelp("The weight in kilograms.", valueName: "kg"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The weight in kilograms.", valueName: "kg"))
     var weight: Double?
 
     @Option(help: TimeHelp.at, transform: TimeArgument.init(parsing:))
@@ -30,6 +30,13 @@ struct EditWeightCommand: AsyncParsableCommand {
         if let weight { guard weight.isFinite else { throw ValidationError("--weight must be a number of kilograms, e.g. 72.4") } }
     }
 
+    /// Checks the values against the server's bounds, said as typed (``InputBounds``).
+    func checkBounds() throws(CLIError) {
+        if let weight { try InputBounds.weight(weight, "--weight") }
+        if let note { try InputBounds.weightNote(note) }
+        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
+    }
+
     /// `entry` with the options' changes.
     func edited(_ entry: WeightEntry, now: Date) -> WeightEntry {
         var entry = entry
@@ -43,6 +50,7 @@ struct EditWeightCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try checkBounds()
         let session = try SignedInSession()
         defer { session.close() }
         if case .weight(let queued)? = try session.queuedRecord(.weight, id) {

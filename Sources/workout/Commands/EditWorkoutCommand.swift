@@ -15,13 +15,13 @@ struct EditWorkoutCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The kind of workout, e.g. running.", valueName: "type"))
     var type: String?
 
-    @Option(help: ArgumentHelp("How long it lasted, in minutes.", valueName: "minutes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long it lasted, in minutes.", valueName: "minutes"))
     var minutes: Double?
 
-    @Option(help: ArgumentHelp("Calories burned, in kcal.", valueName: "kcal"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Calories burned, in kcal.", valueName: "kcal"))
     var calories: Double?
 
-    @Option(help: ArgumentHelp("How many exercises you completed.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many exercises you completed.", valueName: "count"))
     var exercises: Int?
 
     @Option(help: TimeHelp.at, transform: TimeArgument.init(parsing:))
@@ -36,9 +36,15 @@ struct EditWorkoutCommand: AsyncParsableCommand {
         guard type != nil || minutes != nil || calories != nil || exercises != nil || at != nil || notes != nil else {
             throw ValidationError("nothing to change; give at least one of --type, --minutes, --calories, --exercises, --at, --notes")
         }
-        if let minutes { guard minutes.isFinite, minutes > 0 else { throw ValidationError("--minutes must be a number above 0") } }
-        if let calories { guard calories.isFinite, calories >= 0 else { throw ValidationError("--calories must be a number of 0 or more") } }
-        if let exercises { guard exercises >= 0 else { throw ValidationError("--exercises must be 0 or more") } }
+    }
+
+    /// Checks the values against the server's bounds, said as typed (``InputBounds``).
+    func checkBounds() throws(CLIError) {
+        if let minutes { try InputBounds.minutes(minutes) }
+        if let calories { try InputBounds.workoutCalories(calories) }
+        if let exercises { try InputBounds.exercises(exercises) }
+        try InputBounds.workoutText(type: type, typeName: "--type", notes: notes)
+        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
     }
 
     /// `workout` with the options' changes.
@@ -58,6 +64,7 @@ struct EditWorkoutCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try checkBounds()
         let session = try SignedInSession()
         defer { session.close() }
         if case .workout(let queued)? = try session.queuedRecord(.workout, id) {

@@ -14,7 +14,7 @@ struct ExportCommand: AsyncParsableCommand {
             CSV (RFC 4180, CRLF line ends, a header row): one row per record, its kind in the first \
             column: profile, totals, workout, meal, food_item (parent_id = its meal's id), weight, \
             steps, achievement. Columns: \(ExportDocument.csvColumns.joined(separator: ",")). Times \
-            are ISO 8601 in UTC; see the README for which column holds what for each kind.
+            are ISO 8601 in UTC; see Sources/workout/README.md for which column holds what for each kind.
             """)
 
     /// The file formats.

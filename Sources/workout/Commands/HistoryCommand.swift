@@ -12,7 +12,7 @@ struct HistoryCommand: AsyncParsableCommand {
             ID column is what `workout edit workout ID` and `workout delete workout ID` take.
             """)
 
-    @Option(help: ArgumentHelp("How many workouts to show.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many workouts to show.", valueName: "count"))
     var limit: Int = 20
 
     @Flag(help: "Show every workout.")
@@ -22,7 +22,7 @@ struct HistoryCommand: AsyncParsableCommand {
     var type: String?
 
     /// How many workouts to ask for per call (1 through 100); hidden, for tests of paging.
-    @Option(name: .customLong("page-size"), help: ArgumentHelp(visibility: .hidden))
+    @Option(name: .customLong("page-size"), parsing: .unconditional, help: ArgumentHelp(visibility: .hidden))
     var pageSize: Int = 100
 
     @OptionGroup var output: OutputOptions

@@ -12,7 +12,7 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Import your history: Apple Health's export, a `workout export` file, or a spreadsheet CSV.",
         discussion: """
             FILE is Apple Health's export.zip or the export.xml inside it, a file `workout export` \
-            wrote (JSON or CSV), or a spreadsheet CSV with a header line per kind (see the README). \
+            wrote (JSON or CSV), or a spreadsheet CSV with a header line per kind (see Sources/workout/README.md). \
             The format is guessed from the file's name unless --format says it.
 
             Totals, streaks, points, level and achievements come out as if each record had been \
@@ -82,7 +82,7 @@ struct ImportCommand: AsyncParsableCommand {
                 report = try await session.run(client: signedIn.client, progress: bar.update)
             } catch let failure as ImportStrictFailure {
                 bar.finish()
-                try show(failure.report, format: format)
+                try show(failure.report, format: format, refusedAsStrict: true)
                 throw CLIError(.invalidInput, "--strict: \(Format.count(failure.report.issueCount, "line")) cannot be imported; nothing was written")
             } catch let error as WorkoutError {
                 bar.finish()
@@ -100,7 +100,10 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// Prints the report: JSON with `--json`, else the summary and the skipped lines.
-    private func show(_ report: ImportReport, format: ImportFormat) throws {
+    ///
+    /// - Parameter refusedAsStrict: Whether `--strict` refused the file after reading it (the
+    ///   report is then the reading's, which wrote nothing, though no dry run was asked for).
+    private func show(_ report: ImportReport, format: ImportFormat, refusedAsStrict: Bool = false) throws {
         if options.json {
             try Output.printJSON(report)
             return
@@ -111,15 +114,18 @@ struct ImportCommand: AsyncParsableCommand {
         if report.issueCount > showSkipped {
             Output.message("\(file): … \(Format.count(report.issueCount - min(showSkipped, report.issues.count), "more skipped part")) (--show-skipped, --json)")
         }
-        Output.lines(Self.summary(report, file: file, format: format))
+        Output.lines(Self.summary(report, file: file, format: format, refusedAsStrict: refusedAsStrict))
     }
 
     /// The summary lines.
-    static func summary(_ report: ImportReport, file: String, format: ImportFormat) -> [String] {
+    ///
+    /// - Parameter refusedAsStrict: Whether `--strict` refused the file: the lines stop after
+    ///   what was read and skipped, and the refusal's own message says nothing was written.
+    static func summary(_ report: ImportReport, file: String, format: ImportFormat, refusedAsStrict: Bool = false) -> [String] {
         func counts(_ values: [String: Int]) -> String {
             let parts = ImportKind.allCases.compactMap { kind -> String? in
                 guard let count = values[kind.rawValue], count > 0 else { return nil }
-                return "\(Format.grouped(count)) \(kind.plural)"
+                return Format.count(count, kind.singular, kind.plural)
             }
             return parts.isEmpty ? "nothing" : parts.joined(separator: ", ")
         }
@@ -134,6 +140,7 @@ struct ImportCommand: AsyncParsableCommand {
         if report.issueCount > 0 {
             lines.append("Skipped \(Format.count(report.issueCount, "part")) of the file (listed on standard error).")
         }
+        if refusedAsStrict { return lines }
         if report.dryRun {
             lines.append(report.stopped ? "Stopped; nothing was written." : "Dry run: nothing was written.")
             return lines

@@ -39,6 +39,9 @@ struct LogMealCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The server's bounds, said as typed (``InputBounds``).
+        try InputBounds.meal(name: name, items: items)
+        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
         let zone = LocalZone.current
         let now = Date()
         let meal = Meal(

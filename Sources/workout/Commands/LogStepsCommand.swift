@@ -22,11 +22,9 @@ struct LogStepsCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        guard steps >= 0 else { throw ValidationError("the number of steps must be 0 or more") }
-    }
-
     func run() async throws {
+        // The server's bounds, said as typed (``InputBounds``).
+        try InputBounds.steps(steps, source: source)
         let today = LocalDate.today(in: LocalZone.current)
         let report = StepsReport(day: day?.resolve(today: today) ?? today, source: source, steps: steps)
         let session = try SignedInSession()

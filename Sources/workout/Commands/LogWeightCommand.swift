@@ -24,7 +24,15 @@ struct LogWeightCommand: AsyncParsableCommand {
         guard weight.isFinite else { throw ValidationError("the weight must be a number of kilograms, e.g. 72.4") }
     }
 
+    /// Checks the values against the server's bounds, said as typed (``InputBounds``).
+    func checkBounds() throws(CLIError) {
+        try InputBounds.weight(weight, "the weight")
+        try InputBounds.weightNote(note)
+        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
+    }
+
     func run() async throws {
+        try checkBounds()
         let zone = LocalZone.current
         let now = Date()
         let entry = WeightEntry(

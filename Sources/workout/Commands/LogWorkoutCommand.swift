@@ -13,13 +13,13 @@ struct LogWorkoutCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The kind of workout, e.g. running, cycling, yoga, strength.", valueName: "type"))
     var type: String
 
-    @Option(help: ArgumentHelp("How long it lasted, in minutes.", valueName: "minutes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long it lasted, in minutes.", valueName: "minutes"))
     var minutes: Double
 
-    @Option(help: ArgumentHelp("Calories burned, in kcal.", valueName: "kcal"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Calories burned, in kcal.", valueName: "kcal"))
     var calories: Double?
 
-    @Option(help: ArgumentHelp("How many exercises you completed.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many exercises you completed.", valueName: "count"))
     var exercises: Int = 0
 
     @Option(help: TimeHelp.at, transform: TimeArgument.init(parsing:))
@@ -30,13 +30,17 @@ struct LogWorkoutCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        guard minutes.isFinite, minutes > 0 else { throw ValidationError("--minutes must be a number above 0") }
-        if let calories, !(calories.isFinite && calories >= 0) { throw ValidationError("--calories must be a number of 0 or more") }
-        guard exercises >= 0 else { throw ValidationError("--exercises must be 0 or more") }
+    /// Checks the values against the server's bounds, said as typed (``InputBounds``).
+    func checkBounds() throws(CLIError) {
+        try InputBounds.minutes(minutes)
+        if let calories { try InputBounds.workoutCalories(calories) }
+        try InputBounds.exercises(exercises)
+        try InputBounds.workoutText(type: type, typeName: "the kind of workout", notes: notes)
+        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
     }
 
     func run() async throws {
+        try checkBounds()
         let zone = LocalZone.current
         let now = Date()
         let workout = Workout(

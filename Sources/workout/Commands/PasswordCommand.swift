@@ -11,7 +11,8 @@ struct PasswordCommand: AsyncParsableCommand {
         discussion: """
             The current password, then the new one twice, are asked for on the terminal without \
             echo; --password-stdin reads two lines of standard input instead, the current password \
-            then the new one, for scripts. The new password needs at least 8 characters.
+            then the new one, for scripts. The new password must be \(InputBounds.newPasswordRule) (a \
+            letter beyond ASCII counts 2 to 4).
             """)
 
     @Flag(name: .customLong("password-stdin"), help: "Read the current and the new password as two lines from standard input.")
@@ -34,6 +35,7 @@ struct PasswordCommand: AsyncParsableCommand {
         let email = session.credentials.email
         let current = try PasswordReader.read(fromStandardInput: passwordFromStandardInput, prompt: "Current password for \(email)")
         let new = try PasswordReader.read(fromStandardInput: passwordFromStandardInput, prompt: "New password", confirm: true)
+        try InputBounds.newPassword(new)
         let revoked = try await session.run("change your password", fieldOptions: Self.fieldOptions, checksPassword: true) {
             client throws(WorkoutError) in try await client.changePassword(current: current, new: new)
         }

@@ -13,13 +13,13 @@ struct ProfileSetCommand: AsyncParsableCommand {
             records a weigh-in. Example: workout profile set --weight 71.5 --goal lose-weight
             """)
 
-    @Option(help: ArgumentHelp("Your age in years, or none.", valueName: "years"), transform: Setting.parse { Int($0) })
+    @Option(parsing: .unconditional, help: ArgumentHelp("Your age in years, or none.", valueName: "years"), transform: Setting.parse { Int($0) })
     var age: Setting<Int>?
 
-    @Option(help: ArgumentHelp("Your height in centimetres, or none.", valueName: "cm"), transform: Setting.parse { Double($0) })
+    @Option(parsing: .unconditional, help: ArgumentHelp("Your height in centimetres, or none.", valueName: "cm"), transform: Setting.parse { Double($0) })
     var height: Setting<Double>?
 
-    @Option(help: ArgumentHelp("Your weight in kilograms, or none.", valueName: "kg"), transform: Setting.parse { Double($0) })
+    @Option(parsing: .unconditional, help: ArgumentHelp("Your weight in kilograms, or none.", valueName: "kg"), transform: Setting.parse { Double($0) })
     var weight: Setting<Double>?
 
     @Option(help: ArgumentHelp("Your goal: \(GoalArgument.names), or none.", valueName: "goal"), transform: GoalArgument.parse)

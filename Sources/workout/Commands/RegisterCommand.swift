@@ -8,8 +8,9 @@ struct RegisterCommand: AsyncParsableCommand {
         commandName: "register",
         abstract: "Join your household with an invite code from an admin, and sign in.",
         discussion: """
-            The new password (at least 10 characters) is asked for twice on the terminal without \
-            echo; --password-stdin reads one line of standard input instead, for scripts.
+            The new password (\(InputBounds.newPasswordRule); a letter beyond ASCII counts 2 to 4) \
+            is asked for twice on the terminal without echo; --password-stdin reads one line of \
+            standard input instead, for scripts.
             """)
 
     @Option(help: ArgumentHelp(
@@ -45,18 +46,22 @@ struct RegisterCommand: AsyncParsableCommand {
     func run() async throws {
         let store = CredentialStore()
         let address = try ClientFactory.server(option: server, environment: ProcessInfo.processInfo.environment, stored: nil)
-        let password = try PasswordReader.read(
-            fromStandardInput: passwordFromStandardInput, prompt: "New password for \(email)", confirm: true)
-        let member = NewMember(
-            email: email, firstName: firstName, lastName: lastName, timeZone: timeZone ?? LocalZone.identifier,
-            shareWithHousehold: share)
+        // The arguments are checked before the password is asked for, twice.
         guard let invitation = InviteCode(invite) else {
             throw CLIError(.usage, "--invite: the part after @ is not a server key fingerprint")
         }
+        try InputBounds.inviteCode(invitation.code)
+        try InputBounds.email(email)
         let given = try trust.parsed()
         if let given, let carried = invitation.serverFingerprint, given != carried {
             throw CLIError(.usage, "--fingerprint \(given) and the invite's \(carried) differ: check both with the household's admin")
         }
+        let password = try PasswordReader.read(
+            fromStandardInput: passwordFromStandardInput, prompt: "New password for \(email)", confirm: true)
+        try InputBounds.newPassword(password)
+        let member = NewMember(
+            email: email, firstName: firstName, lastName: lastName, timeZone: timeZone ?? LocalZone.identifier,
+            shareWithHousehold: share)
         let client = ClientFactory.client(for: address, fingerprint: invitation.serverFingerprint ?? given)
         defer { client.close() }
         let signedIn: SignedIn

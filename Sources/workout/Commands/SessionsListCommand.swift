@@ -19,10 +19,13 @@ struct SessionsListCommand: AsyncParsableCommand {
             return
         }
         let zone = LocalZone.current
+        // Every session is listed, so the shortest prefix unique among them is unique: what
+        // `workout sessions revoke` takes.
+        let ids = ShortID.prefixes(sessions.map(\.id), minimum: RecordIDPrefix.minimumDigits)
         var table = Table([.init(""), .init("ID"), .init("Device"), .init("Client"), .init("Signed in"), .init("Last used"), .init("Expires")])
         for info in sessions.sorted(by: { $0.lastUsedAt > $1.lastUsedAt }) {
             table.append([
-                info.isCurrent ? "*" : "", Format.id(info.id), info.deviceName, info.clientAgent,
+                info.isCurrent ? "*" : "", ids[info.id] ?? Format.id(info.id), info.deviceName, info.clientAgent,
                 Format.dateTime(info.createdAt, in: zone), Format.dateTime(info.lastUsedAt, in: zone),
                 Format.day(info.expiresAt, in: zone),
             ])

@@ -8,8 +8,9 @@ struct SessionsRevokeCommand: AsyncParsableCommand {
         commandName: "revoke",
         abstract: "End one of your sessions, e.g. a lost phone's (IDs from `workout sessions`).")
 
-    @Argument(help: ArgumentHelp("The session's ID.", valueName: "id"), transform: IDArgument.parse)
-    var id: UUID
+    @Argument(help: ArgumentHelp("The session's ID, or its first 4 or more hex digits, as `workout sessions` shows it.", valueName: "id"),
+              transform: { text throws(ValidationError) in try RecordIDPrefix(parsing: text, listing: "`workout sessions`") })
+    var id: RecordIDPrefix
 
     @OptionGroup var output: OutputOptions
 
@@ -24,13 +25,19 @@ struct SessionsRevokeCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
-        let id = self.id
-        let current = try await session.run("end sessions") { client throws(WorkoutError) in
-            let current = try await client.sessions().first(where: \.isCurrent)?.id
-            try await client.revokeSession(id)
-            return current
+        let prefix = self.id
+        let sessions = try await session.run("end sessions") { client throws(WorkoutError) in try await client.sessions() }
+        let matching = sessions.filter { prefix.matches($0.id) }
+        guard let target = matching.first else {
+            throw CLIError(.notFound, "not found: no session of yours has an ID starting with \"\(prefix)\"; `workout sessions` lists them")
         }
-        let wasThisMachine = current == id
+        guard matching.count == 1 else {
+            let ids = matching.map { Format.id($0.id) }.joined(separator: ", ")
+            throw CLIError(.usage, "\"\(prefix)\" starts \(matching.count) sessions' IDs (\(ids)); give more digits")
+        }
+        let id = target.id
+        try await session.run("end sessions") { client throws(WorkoutError) in try await client.revokeSession(id) }
+        let wasThisMachine = target.isCurrent
         if wasThisMachine { try session.store.delete() }
         if output.json {
             try Output.printJSON(Report(revoked: id, wasThisMachine: wasThisMachine))

@@ -16,7 +16,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Start after this revision (default: now).", valueName: "rev"))
     var since: UInt64?
 
-    @Option(help: ArgumentHelp("Stop after this many changes.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many changes.", valueName: "n"))
     var count: Int?
 
     @OptionGroup var output: OutputOptions

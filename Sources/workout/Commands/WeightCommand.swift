@@ -9,10 +9,10 @@ struct WeightCommand: AsyncParsableCommand {
         abstract: "Chart your weight over the last days.",
         discussion: "The chart is as wide as the terminal ($COLUMNS, else the window's width, else 80 columns).")
 
-    @Option(help: ArgumentHelp("How many days back.", valueName: "days"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many days back.", valueName: "days"))
     var days: Int = 90
 
-    @Option(help: ArgumentHelp("The chart's height in lines.", valueName: "lines"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The chart's height in lines.", valueName: "lines"))
     var height: Int = WeightChart.defaultHeight
 
     @OptionGroup var output: OutputOptions
@@ -61,5 +61,22 @@ struct WeightCommand: AsyncParsableCommand {
         Output.line()
         let points = entries.map { WeightChart.Point(date: $0.measuredAt, kilograms: $0.weightKg) }
         Output.lines(WeightChart.render(points, width: TerminalSize.columns(), height: height, zone: zone))
+        Output.line()
+        Output.lines(Self.recentTable(entries, zone: zone))
+    }
+
+    /// How many of the newest weigh-ins are listed under the chart.
+    static let recentCount = 5
+
+    /// The newest weigh-ins, newest first, with the IDs `workout edit weight` and `workout
+    /// delete weight` take (shortened as the other tables shorten them, among all listed here).
+    static func recentTable(_ entries: [WeightEntry], zone: TimeZone) -> [String] {
+        let recent = entries.suffix(recentCount).reversed()
+        let ids = ShortID.prefixes(entries.map(\.id))
+        var table = Table([.init("ID"), .init("Measured"), .init("Weight", .right), .init("Note")])
+        for entry in recent {
+            table.append([ids[entry.id] ?? Format.id(entry.id), Format.dateTime(entry.measuredAt, in: zone), Format.kilograms(entry.weightKg), entry.note])
+        }
+        return ["Newest weigh-ins (IDs for `workout edit weight` and `workout delete weight`)"] + table.render(indent: "  ")
     }
 }

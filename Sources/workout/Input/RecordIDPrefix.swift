@@ -14,16 +14,27 @@ struct RecordIDPrefix: Sendable, Equatable, CustomStringConvertible {
     /// What the user typed, for messages.
     let description: String
 
-    /// Parses an ID or an ID's prefix.
+    /// Parses a record's ID or an ID's prefix.
     ///
     /// - Parameter text: What the user typed.
     /// - Throws: `ValidationError` for anything but 4 to 32 hex digits (hyphens aside).
     init(parsing text: String) throws(ValidationError) {
+        try self.init(parsing: text, listing: "`workout history --json` or `workout today --json`")
+    }
+
+    /// Parses an ID or an ID's prefix.
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed.
+    ///   - listing: What prints the IDs meant, for the message (`workout history --json` or
+    ///     `workout today --json` for records; `workout sessions` for sessions).
+    /// - Throws: `ValidationError` for anything but 4 to 32 hex digits (hyphens aside).
+    init(parsing text: String, listing: String) throws(ValidationError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let digits = trimmed.lowercased().filter { $0 != "-" }
         guard (Self.minimumDigits...32).contains(digits.count), digits.allSatisfy(\.isHexDigit) else {
             throw ValidationError(
-                "expected a record's ID as `workout history --json` or `workout today --json` prints it, or its first \(Self.minimumDigits) or more hex digits, e.g. 0190a5b2")
+                "expected an ID as \(listing) prints it, or its first \(Self.minimumDigits) or more hex digits, e.g. 0190a5b2")
         }
         self.digits = digits
         self.description = trimmed

@@ -24,7 +24,8 @@ enum MealTable {
             ])
             for item in meal.items {
                 table.append((ids == nil ? [] : [""]) + [
-                    "", "  " + item.name, Format.kcal(item.calories), Format.grams(item.proteinG),
+                    // The figures are for the portion eaten; the servings it was, when stated.
+                    "", "  " + item.name + (item.servings.map { " ×" + Format.number($0, decimals: 2) } ?? ""), Format.kcal(item.calories), Format.grams(item.proteinG),
                     Format.grams(item.carbsG), Format.grams(item.fatG),
                 ])
             }

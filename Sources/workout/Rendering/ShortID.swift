@@ -11,16 +11,20 @@ enum ShortID {
 
     /// The short form of each of `ids`.
     ///
-    /// - Parameter ids: The IDs shown together (duplicates are fine).
+    /// - Parameters:
+    ///   - ids: The IDs shown together (duplicates are fine).
+    ///   - minimum: The fewest digits shown: ``minimumDigits`` for records, of which a table
+    ///     shows some; fewer where the list holds every ID there is (a member's sessions), so
+    ///     the shortest prefix unique in it is unique everywhere.
     /// - Returns: Each ID's prefix, lower-case hex without hyphens.
-    static func prefixes(_ ids: [UUID]) -> [UUID: String] {
+    static func prefixes(_ ids: [UUID], minimum: Int = minimumDigits) -> [UUID: String] {
         let digits = Set(ids).map { (id: $0, hex: Array($0.uuidString.lowercased().filter { $0 != "-" })) }.sorted { $0.hex.lexicographicallyPrecedes($1.hex) }
         func shared(_ a: [Character], _ b: [Character]) -> Int {
             zip(a, b).prefix { $0 == $1 }.count
         }
         var result: [UUID: String] = [:]
         for (index, entry) in digits.enumerated() {
-            var length = minimumDigits
+            var length = minimum
             if index > 0 { length = max(length, shared(digits[index - 1].hex, entry.hex) + 1) }
             if index + 1 < digits.count { length = max(length, shared(digits[index + 1].hex, entry.hex) + 1) }
             result[entry.id] = String(entry.hex.prefix(min(length, entry.hex.count)))

@@ -39,7 +39,10 @@ extension CLIError {
             // The options are keyed by the wire's field path; the message names the field as the
             // client library does (`field`).
             let wireField = error.wireField ?? error.field
-            if let wireField, let option = context.fieldOptions[wireField], let named = error.field, detail.hasPrefix(named + " ") {
+            if let wireField, let words = Self.boundsInOptionWords[wireField] {
+                // A field whose wire unit is not the option's (seconds, milliseconds since 1970).
+                text = "invalid input: \(words)"
+            } else if let wireField, let option = context.fieldOptions[wireField], let named = error.field, detail.hasPrefix(named + " ") {
                 // The command's own option for the field: named in its place ("--age must be …").
                 text = "invalid input: \(option)" + detail.dropFirst(named.count)
             } else if let wireField, let option = context.fieldOptions[wireField] ?? Self.option(forField: wireField) {
@@ -94,6 +97,17 @@ extension CLIError {
         }
         return fieldOptions[field]
     }
+
+    /// The bounds of request fields whose wire unit differs from their option's, said in the
+    /// option's words: what the server's refusal becomes when `workout`'s own check
+    /// (``InputBounds``) did not catch it first, e.g. when the server's clock is not this one's.
+    private static let boundsInOptionWords: [String: String] = {
+        let time = "--at must be from 2000-01-01 to no more than a day ahead of the server's clock"
+        return [
+            "workout.duration_seconds": "--minutes must be above 0 and at most 1,440 (24 hours)",
+            "workout.performed_at_ms": time, "meal.eaten_at_ms": time, "entry.measured_at_ms": time,
+        ]
+    }()
 
     /// Request fields by the option that sets them.
     private static let fieldOptions: [String: String] = [

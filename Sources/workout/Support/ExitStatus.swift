@@ -3,7 +3,8 @@ import WorkoutClient
 /// The exit codes `workout` ends with, which scripts can rely on (the BSD `sysexits.h`
 /// numbers where one fits).
 ///
-/// Listed in `workout --help` and the README; ``documentation`` is that list.
+/// Listed in `workout --help` and its manual (`Sources/workout/README.md`); ``documentation``
+/// is that list.
 enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Success.
     case success = 0
@@ -12,7 +13,8 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Usage: an unknown option, a malformed argument (ArgumentParser's validation), no
     /// terminal to ask for a password on (`EX_USAGE`).
     case usage = 64
-    /// The server refused the input: `INVALID_ARGUMENT`, `OUT_OF_RANGE` (`EX_DATAERR`).
+    /// A value out of the server's bounds, found by `workout` before sending or by the server:
+    /// `INVALID_ARGUMENT`, `OUT_OF_RANGE` (`EX_DATAERR`).
     case invalidInput = 65
     /// No such record, member, invite or session: `NOT_FOUND` (`EX_NOINPUT`).
     case notFound = 66
@@ -40,12 +42,12 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// One line per code, for `--help` and the README.
+    /// One line per code, for `--help` and the manual.
     static let documentation = """
           0  success
           1  anything else (an unexpected server error, a file that cannot be written)
          64  usage: unknown option, malformed argument, no terminal for a password
-         65  invalid input: the server refused a value (INVALID_ARGUMENT, OUT_OF_RANGE)
+         65  invalid input: a value out of the server's bounds (INVALID_ARGUMENT, OUT_OF_RANGE)
          66  not found: no such record, member, invite or session (NOT_FOUND)
          69  the server cannot be reached or is shutting down (UNAVAILABLE)
          75  temporary, try again later

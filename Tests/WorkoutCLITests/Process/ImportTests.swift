@@ -38,6 +38,8 @@ struct ImportTests {
 
             let strict = try await household.workout(["import", file, "--strict"])
             #expect(strict.status == 65 && strict.error.contains("--strict: \(fixture.skippedLines.count + 1) lines cannot be imported; nothing was written"), "\(strict)")
+            // What was read and skipped, but no dry run's words: none was asked for.
+            #expect(strict.output.hasPrefix("Read ") && !strict.output.contains("Dry run"), "\(strict)")
         }
     }
 
@@ -51,9 +53,9 @@ struct ImportTests {
                 workout,2025-03-10 07:30,running,30,280,,Park run
                 workout,2025-03-11 07:30,running,5400,280,,far too long
                 workout,2025-03-12T18:00:00+09:00,yoga,45,120,Asia/Tokyo,
-                #meal,time,type,name,food,calories,protein_g,carbs_g,fat_g
-                meal,2025-03-10 08:00,breakfast,Porridge,oats,380,13,60,7
-                meal,2025-03-10 08:00,breakfast,Porridge,banana,105,1,27,0
+                #meal,time,type,name,food,calories,protein_g,carbs_g,fat_g,servings
+                meal,2025-03-10 08:00,breakfast,Porridge,oats,380,13,60,7,
+                meal,2025-03-10 08:00,breakfast,Porridge,banana,105,1,27,0,1.5
                 #weight,time,kg,lb
                 weight,2025-03-10 07:00,72.4,
                 weight,2025-03-11 07:00,,160
@@ -66,7 +68,14 @@ struct ImportTests {
             #expect(result.status == 0, "\(result)")
             #expect(result.error.contains("sheet.csv: line 3: the workout lasts 90 h"), "\(result.error)")
             #expect(result.error.contains("sheet.csv: line 13: a negative step count"), "\(result.error)")
-            #expect(result.output.contains("Imported 2 workouts, 1 meals, 2 weigh-ins, 1 steps reports"), "\(result.output)")
+            #expect(result.output.contains("Imported 2 workouts, 1 meal, 2 weigh-ins, 1 steps report"), "\(result.output)")
+            // A sheet's figures are per serving: 1.5 bananas of 105 kcal count 157.5, and show their servings.
+            let day = try await household.json(["today", "--day", "2025-03-10"])
+            let items = try #require((day["meals"] as? [[String: Any]])?.first?["items"] as? [[String: Any]])
+            #expect(items.map { $0["calories"] as? Double } == [380, 157.5] && items.last?["servings"] as? Double == 1.5, "\(items)")
+            #expect((day["nutrition"] as? [String: Any])?["calories"] as? Double == 537.5, "\(day)")
+            let table = try await household.succeed(["today", "--day", "2025-03-10"])
+            #expect(table.contains("banana ×1.5") && table.contains("158 kcal"), "\(table)")
             let history = try #require(try await household.json(["history", "--all"])["workouts"] as? [[String: Any]])
             #expect(history.map { $0["type"] as? String } == ["yoga", "running"])
             #expect(history.first?["timeZone"] as? String == "Asia/Tokyo" && history.last?["timeZone"] as? String == "Europe/Berlin")
@@ -128,7 +137,7 @@ struct ImportTests {
                 try await CLIHousehold.with { household in
                     try await household.login()
                     let result = try await household.workout(["import", file])
-                    #expect(result.status == 0 && result.output.contains("Imported 5 workouts, 1 meals, 2 weigh-ins, 2 steps reports"), "\(file): \(result)")
+                    #expect(result.status == 0 && result.output.contains("Imported 5 workouts, 1 meal, 2 weigh-ins, 2 steps reports"), "\(file): \(result)")
                     #expect(result.error.contains("computed by the server from the records, not imported") == file.hasSuffix(".csv"), "\(result.error)")
                     let again = directory + "/again.json"
                     _ = try await household.succeed(["export", "--format", "json", "--output", again])

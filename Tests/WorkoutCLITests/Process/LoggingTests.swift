@@ -85,6 +85,14 @@ struct LoggingTests {
             #expect(plot.first?.hasPrefix("74.0 kg ┤") == true, "\(chart)")
             #expect(plot[WeightChart.defaultHeight - 1].hasPrefix("72.2 kg ┤"), "\(chart)")
             #expect(plot.contains { line in line.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) } })
+            // Under the chart, the newest weigh-ins with their short IDs, which edit and delete take.
+            let newest = try #require(lines.firstIndex { $0.hasPrefix("Newest weigh-ins") }, "\(chart)")
+            let rows = lines[(newest + 2)...].filter { !$0.isEmpty }
+            #expect(rows.count == 5 && rows.first?.contains("72.6 kg") == true && rows.last?.contains("74 kg") == true, "\(chart)")
+            let shortID = try #require(rows.first?.split(separator: " ").first.map(String.init))
+            #expect(shortID.count >= 12 && shortID.count < 32, "\(chart)")
+            let edited = try await household.json(["edit", "weight", shortID, "--note", "evening"])
+            #expect((edited["entry"] as? [String: Any])?["note"] as? String == "evening")
 
             let report = try await household.json(["weight", "--days", "30"])
             #expect((report["entries"] as? [[String: Any]])?.map { $0["weightKg"] as? Double } == [74.0, 73.1, 73.5, 72.2, 72.6])

@@ -45,7 +45,7 @@ struct ExitStatusTests {
     }
 
     @Test("INVALID_ARGUMENT keeps the server's explanation and names the option", arguments: [
-        ("workout.duration_seconds", "(check --minutes)"),
+        ("workout.calories_burned", "(check --calories)"),
         ("entry.weight_kg", "(check WEIGHT)"),
         ("meal.items[2].calories", "(check --item #3)"),
     ])
@@ -54,6 +54,17 @@ struct ExitStatusTests {
         let failure = CLIError(error, context: Self.context)
         #expect(failure.status == .invalidInput)
         #expect(failure.message == "invalid input: \(field) must be between 1 and 10 (got 0) \(hint)")
+    }
+
+    @Test("A bound in seconds or milliseconds since 1970 is said in the option's unit instead", arguments: [
+        ("workout.duration_seconds", "invalid input: --minutes must be above 0 and at most 1,440 (24 hours)"),
+        ("workout.performed_at_ms", "invalid input: --at must be from 2000-01-01 to no more than a day ahead of the server's clock"),
+        ("entry.measured_at_ms", "invalid input: --at must be from 2000-01-01 to no more than a day ahead of the server's clock"),
+    ])
+    func boundsInOptionWords(field: String, message: String) {
+        let error = WorkoutError(
+            code: .invalidArgument, message: "\(field) must be between 946684800000 and 1798761600000 (got 1830297600000)", field: field)
+        #expect(CLIError(error, context: Self.context) == CLIError(.invalidInput, message))
     }
 
     @Test("UNAVAILABLE says which server cannot be reached and asks whether workoutd runs")

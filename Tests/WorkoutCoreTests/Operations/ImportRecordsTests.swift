@@ -29,6 +29,9 @@ struct ImportRecordsTests {
             let answer = try await household.store.importRecords(household.owner.caller, request)
             #expect(answer.workouts == 4 && answer.meals == 1 && answer.weightEntries == 1 && answer.stepsReports == 1 && answer.unchanged == 0)
             #expect(Set(answer.unlocked.map(\.achievementID)) == ["workout_1", "streak_3"])
+            // Dated as if each workout had been logged when it happened: the first, and the third day's.
+            let dates = Dictionary(uniqueKeysWithValues: answer.unlocked.map { ($0.achievementID, $0.unlockedAtMs) })
+            #expect(dates == ["workout_1": start, "streak_3": start + 2 * 86_400_000])
             #expect(answer.totals.totalWorkouts == 4 && answer.totals.longestStreakDays == 4)
             #expect(answer.totals.points == 4 * 50 + 100 + 100)
             // One change per record, one per achievement, and the profile (its weight).

@@ -192,6 +192,8 @@ struct InstallScriptTests {
             let removed = try DeployFixture.install(["--destdir", root, "--uninstall"])
             #expect(removed.status == 0, "\(removed)")
             #expect(removed.output.contains("Kept the data in /var/lib/workoutd"), "\(removed)")
+            // The purge hint acts on the staged root too: copied as printed, it never reaches this machine's.
+            #expect(removed.output.contains("--uninstall --purge-data --destdir \(root)\n"), "\(removed)")
             for gone in ["/usr/local/bin/workoutd", "/usr/local/bin/workout", "/etc/avahi/services/workoutd.service",
                          "/etc/systemd/system/multi-user.target.wants/workoutd.service",
                          "/etc/systemd/system/timers.target.wants/workoutd-backup.timer"]
