@@ -669,8 +669,8 @@ package struct ServerConnectionMachine: Sendable {
                 next = min(next ?? instant, instant)
             }
             consider(backedUpSince.map { $0 + limits.slowReaderTimeout })
-            consider(incompleteFrameSince.map { $0 + limits.frameTimeout })
             consider(incompleteRecordSince.map { $0 + limits.frameTimeout })
+            consider(incompleteFrameSince.map { $0 + limits.frameTimeout })
             if calls.isEmpty, limits.idleTimeout > .zero { consider(lastCallActivity + limits.idleTimeout) }
             consider(idleWithoutSessionSince.map { $0 + limits.sessionlessIdleTimeout })
             consider(earliestCallTimer)
