@@ -343,14 +343,14 @@ package struct ServerConnectionMachine: Sendable {
                 close(log: "dropping a slow reader: \(output.count + transportBacklog) bytes unread for \(limits.slowReaderTimeout)", &actions)
                 return actions
             }
-            if let since = incompleteFrameSince, now >= since + limits.frameTimeout {
-                closeWithError(.deadlineExceeded, "a frame did not arrive whole within \(limits.frameTimeout)",
-                               log: "incomplete frame timed out: \(decoder.bufferedByteCount) bytes held", &actions)
-                return actions
-            }
             if let since = incompleteRecordSince, now >= since + limits.frameTimeout {
                 closeWithError(.deadlineExceeded, "a TLS record did not arrive whole within \(limits.frameTimeout)",
                                log: "incomplete TLS record timed out", &actions)
+                return actions
+            }
+            if let since = incompleteFrameSince, now >= since + limits.frameTimeout {
+                closeWithError(.deadlineExceeded, "a frame did not arrive whole within \(limits.frameTimeout)",
+                               log: "incomplete frame timed out: \(decoder.bufferedByteCount) bytes held", &actions)
                 return actions
             }
             if calls.isEmpty, limits.idleTimeout > .zero, now >= lastCallActivity + limits.idleTimeout {
