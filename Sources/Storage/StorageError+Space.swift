@@ -1,4 +1,5 @@
-import LMDB
+public import LMDB
+
 import SystemCalls
 
 extension StorageError {
