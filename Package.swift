@@ -200,7 +200,7 @@ let package = Package(
         // and tests its settings resolution in-process through `@testable import workoutd`.
         .testTarget(
             name: "WorkoutdTests",
-            dependencies: ["workoutd", "WorkoutCore", "WorkoutRules", "WorkoutProtocol", "Storage", "SystemCalls", "TestSupport", "ProcessTestSupport"],
+            dependencies: ["workoutd", "WorkoutCore", "WorkoutRules", "WorkoutProtocol", "Storage", "SystemCalls", "CMemory", "TestSupport", "ProcessTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

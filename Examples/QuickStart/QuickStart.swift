@@ -3,7 +3,7 @@
 // until the live stream has caught up. It imports WorkoutClient alone, as an app outside this
 // package does; the test suite builds it and runs it against a real `workoutd`.
 //
-//     workout-quickstart --server homeserver.local:7420 --email anna@example.com [--fingerprint MFRG-GZDF-…]
+//     workout-quickstart --server homeserver.local:7420 --email anna@example.com [--fingerprint BDKF-BXMF-…]
 //     workout-quickstart --server 127.0.0.1:7420 --email anna@example.com --plain   # a server on this machine
 //
 // The password is read from standard input.

@@ -1,5 +1,11 @@
 #include "CMemory.h"
 
+// __GLIBC__ comes from <features.h>, which nothing above includes: without it the test below
+// was always false, and every setting here compiled to the stubs at the end.
+#if defined(__linux__)
+#include <features.h>
+#endif
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 
@@ -10,6 +16,10 @@ int workout_memory_set_mmap_threshold(int bytes) {
 int workout_memory_set_arena_limit(int arenas) {
     return mallopt(M_ARENA_MAX, arenas);
 }
+
+int workout_memory_trim(void) {
+    return malloc_trim(0);
+}
 #else
 int workout_memory_set_mmap_threshold(int bytes) {
     (void)bytes;
@@ -17,6 +27,9 @@ int workout_memory_set_mmap_threshold(int bytes) {
 }
 int workout_memory_set_arena_limit(int arenas) {
     (void)arenas;
+    return 0;
+}
+int workout_memory_trim(void) {
     return 0;
 }
 #endif

@@ -37,4 +37,15 @@ static inline uint64_t copenssl_op_cipher_server_preference(void) {
     return SSL_OP_CIPHER_SERVER_PREFERENCE;
 }
 
+/// SSL_OP_NO_TICKET: no TLS 1.2 session tickets (RFC 5077), neither issued nor accepted.
+static inline uint64_t copenssl_op_no_ticket(void) {
+    return SSL_OP_NO_TICKET;
+}
+
+/// SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF): no session cache, so nothing is
+/// resumed by session ID either (a TLS 1.2 server then sends an empty session ID).
+static inline long copenssl_ctx_set_session_cache_off(SSL_CTX *ctx) {
+    return SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+}
+
 #endif

@@ -96,6 +96,10 @@ public struct LMDBError: Error, Sendable, CustomStringConvertible {
         public static let noSpace = Code(rawValue: ENOSPC)
         /// The disk quota of the store's owner is used up (`EDQUOT`).
         public static let quotaExceeded = Code(rawValue: EDQUOT)
+        /// `EIO`: an input/output error. LMDB also returns it when a write of its pages wrote
+        /// fewer bytes than asked without an error of its own (mdb.c's `mdb_page_flush`), which
+        /// a disk filling up during the write causes.
+        public static let ioError = Code(rawValue: EIO)
         /// `EINVAL`: an invalid parameter, or a call at the wrong time.
         public static let invalidArgument = Code(rawValue: EINVAL)
         /// `EBADF`: the environment is closed (raised by this wrapper).
@@ -126,6 +130,7 @@ public struct LMDBError: Error, Sendable, CustomStringConvertible {
             case .noSuchFile: "noSuchFile"
             case .noSpace: "noSpace"
             case .quotaExceeded: "quotaExceeded"
+            case .ioError: "ioError"
             case .invalidArgument: "invalidArgument"
             case .closed: "closed"
             default: "code(\(rawValue))"

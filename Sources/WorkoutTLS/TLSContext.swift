@@ -110,8 +110,16 @@ package final class TLSContext: @unchecked Sendable {
         guard copenssl_ctx_set_min_proto_version(handle, TLS1_2_VERSION) == 1 else {
             throw TLSError.drainingQueue("cannot require TLS 1.2 at the least")
         }
-        // Nothing reuses sessions: tickets would cost every handshake a message and a seal.
+        // Nothing resumes sessions (PROTOCOL.md §3): every connection makes a full handshake,
+        // so its key check sees the certificate. Tickets would also cost every handshake a
+        // message and a seal. TLS 1.3's tickets are counted (SSL_CTX_set_num_tickets), TLS
+        // 1.2's are an option (SSL_OP_NO_TICKET: without it a 1.2 client gets a
+        // NewSessionTicket and resumes with it), and resumption by session ID needs the cache,
+        // which is off ("SSL_SESS_CACHE_OFF: No session caching for client or server takes
+        // place", SSL_CTX_set_session_cache_mode(3)).
         _ = SSL_CTX_set_num_tickets(handle, 0)
+        _ = SSL_CTX_set_options(handle, copenssl_op_no_ticket())
+        _ = copenssl_ctx_set_session_cache_off(handle)
         // TLS 1.3's suites, AES-128-GCM first (OpenSSL's default puts AES-256 first): the
         // protocol's mandatory suite, four fewer AES rounds per block on every record.
         guard SSL_CTX_set_ciphersuites(handle, Self.tls13Suites) == 1 else {

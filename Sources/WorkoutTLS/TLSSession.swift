@@ -155,6 +155,22 @@ package final class TLSSession {
         }
     }
 
+    /// Whether the session holds ciphertext of a record that has not arrived whole: received,
+    /// not yet decryptable. Meaningful after ``readPlaintext(into:)`` returned 0 (it reads every
+    /// whole record); `false` before the handshake is complete and after the peer closed.
+    ///
+    /// OpenSSL reads a record from the memory BIO into its own buffer and keeps there what it
+    /// got of a record it cannot finish: "SSL_has_pending() returns 1 if s has buffered data
+    /// (whether processed or unprocessed)" (SSL_has_pending(3)). Once a record's 5-byte header
+    /// is taken and no byte of its body has come, nothing is left unprocessed, but the read
+    /// state is "RB": "The body of the record is being evaluated" (SSL_rstate_string(3)).
+    package var holdsIncompleteRecord: Bool {
+        guard isHandshakeComplete, !peerClosed else { return false }
+        if BIO_ctrl_pending(incoming) > 0 || SSL_has_pending(ssl) == 1 { return true }
+        let state = SSL_rstate_string(ssl)
+        return state?[0] == CChar(UInt8(ascii: "R")) && state?[1] == CChar(UInt8(ascii: "B"))
+    }
+
     /// Encrypts up to ``maxPlaintextPerWrite`` bytes of `plaintext`; the ciphertext waits in
     /// ``pendingCiphertext(_:)``.
     ///

@@ -105,6 +105,7 @@ struct Serve: AsyncParsableCommand {
                 household.close()
                 throw CommandFailure(.store, "cannot listen on \(settings.host):\(settings.port): \(error)")
             }
+            let relief = MemoryRelief(server: server, environment: ProcessInfo.processInfo.environment, logger: logger)
             let dataDirectory = URL(fileURLWithPath: settings.dataDirectory).standardizedFileURL.path
             print("workoutd \(WorkoutServer.version): serving on \(addresses.map(\.description).joined(separator: ", "))")
             print("data directory: \(dataDirectory)")
@@ -124,6 +125,7 @@ struct Serve: AsyncParsableCommand {
                 logger.error("cannot tell systemd the server is ready: \(error)")
             }
             await signals.wait()
+            relief?.stop()
             household.close()
             logger.info("stopped; the store is closed")
         }

@@ -64,6 +64,26 @@ extension TestConnection {
 }
 
 extension TestConnection {
+    /// Encrypts `plaintext` as TLS records and sends only their first `count` bytes: a record
+    /// the server holds part of and cannot decrypt. The rest is dropped, never sent.
+    package func sendPartOfRecords(_ plaintext: [UInt8], count: Int) throws {
+        guard let tls else { throw Closed() }
+        _ = try plaintext.withUnsafeBytes { try tls.writePlaintext($0) }
+        let pending = tls.pendingCiphertextCount
+        precondition(count < pending, "the records have only \(pending) bytes")
+        let part = tls.pendingCiphertext { Array($0.prefix(count)) }
+        tls.ciphertextSent(pending)
+        var offset = 0
+        while offset < part.count {
+            let written = part[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw Closed(code: errno) }
+            offset += written
+        }
+    }
+}
+
+extension TestConnection {
     /// How a flood of ``sendKeyUpdates(_:sendTimeout:)`` ended.
     package struct FloodResult: Sendable {
         /// KeyUpdate requests handed to the socket.

@@ -159,6 +159,28 @@ struct TLSSessionTests {
         #expect(try Self.readAll(client) == Array("answer".utf8))
     }
 
+    @Test("A session says it holds part of a record from its first byte (header included) until the record is whole", arguments: [1, 4, 5, 6, 1_000])
+    func holdsIncompleteRecord(received: Int) throws {
+        let (client, server, _) = try Self.pair()
+        #expect(!server.holdsIncompleteRecord, "before the handshake")
+        try Self.handshake(client, server)
+        try Self.pump(server, client)
+        _ = try Self.readAll(client)
+        #expect(!server.holdsIncompleteRecord)
+
+        _ = try [UInt8](repeating: 2, count: 3_000).withUnsafeBytes { try client.writePlaintext($0) }
+        let part = try client.pendingCiphertext { bytes throws(TLSError) in
+            try server.receive(UnsafeRawBufferPointer(rebasing: bytes[..<received]))
+            return received
+        }
+        client.ciphertextSent(part)
+        #expect(try Self.readAll(server).isEmpty)
+        #expect(server.holdsIncompleteRecord)
+        try Self.pump(client, server)
+        #expect(try Self.readAll(server) == [UInt8](repeating: 2, count: 3_000))
+        #expect(!server.holdsIncompleteRecord)
+    }
+
     @Test("Bytes that are not TLS fail the server's handshake with OpenSSL's reason, and are kept for diagnosis")
     func notTLS() throws {
         let (_, server, _) = try Self.pair()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ProcessTestSupport
 import Testing
 import TestSupport
@@ -293,6 +294,125 @@ struct FullDiskTests {
                     request.pageToken = page.nextPageToken
                 }
                 #expect(stored == acknowledged + 1)
+            }
+        }
+    }
+}
+
+/// How fast the disk fills while members write: a block of `block` bytes every `pause`.
+struct FillSpeed: Sendable, CustomStringConvertible {
+    var block: Int
+    var pause: Duration
+    var description: String { "\(block >> 10) KiB every \(pause)" }
+}
+
+extension FullDiskTests {
+    /// What the writers saw.
+    struct Tally {
+        var acknowledged = 0
+        /// One past the highest workout index written.
+        var nextIndex = 0
+        var refusals: [StatusCode: Int] = [:]
+        var otherMessages: [String] = []
+    }
+
+    /// From a flood to a trickle: a full disk arrives in the middle of a commit's write at
+    /// different moments (LMDB reports a write the disk could not take whole as EIO, not ENOSPC).
+    static let fillSpeeds = [
+        FillSpeed(block: 1 << 20, pause: .milliseconds(5)),
+        FillSpeed(block: 256 << 10, pause: .milliseconds(25)),
+        FillSpeed(block: 64 << 10, pause: .milliseconds(20)),
+    ]
+
+    @Test("While the disk fills, every refused write answers RESOURCE_EXHAUSTED saying storage is full, and nothing acknowledged is lost",
+          arguments: fillSpeeds)
+    func fillingDisk(_ speed: FillSpeed) async throws {
+        // On threads of their own: long blocking work must not hold the cooperative pool.
+        try await blocking {
+            HostileDeviceTests.raiseDescriptorLimit()
+            try withTemporaryDirectory { path in
+                let disk = path + "/disk"
+                try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+                guard Self.mountSmallDisk(at: disk, megabytes: 24) else { return }
+                defer { Self.unmount(disk) }
+                try createOwner(disk + "/data")
+                let server = try ServeProcess(dataDirectory: disk + "/data")
+                defer { server.stop() }
+                let member = try HostileDeviceTests.Member(port: server.port)
+                let writers = 4
+                let tally = Mutex(Tally())
+                let diskFull = Atomic<Bool>(false)
+                let done = DispatchGroup()
+                let filler = disk + "/filler"
+                _ = FileManager.default.createFile(atPath: filler, contents: nil)
+                done.enter()
+                Thread.detachNewThread {
+                    defer { done.leave() }
+                    guard let handle = try? FileHandle(forWritingTo: URL(fileURLWithPath: filler)) else { return }
+                    let block = Data(count: speed.block)
+                    var filled = 0
+                    while filled < 64 << 20, (try? handle.write(contentsOf: block)) != nil {
+                        filled += block.count
+                        Thread.sleep(forTimeInterval: Double(speed.pause.components.attoseconds) / 1e18)
+                    }
+                    try? handle.close()
+                    diskFull.store(true, ordering: .relaxed)
+                }
+                // Each writer on its own connection, resuming the member's session; each keeps
+                // writing until the disk is full and it has been refused 10 times.
+                for writer in 0..<writers {
+                    done.enter()
+                    Thread.detachNewThread {
+                        defer { done.leave() }
+                        do {
+                            let connection = try TestConnection(port: server.port, timeout: 20, source: "127.0.0.1")
+                            try connection.handshake()
+                            var resume = Workout_V1_ResumeRequest()
+                            resume.sessionToken = Data(member.token)
+                            _ = try connection.call(MethodCatalog.resume, resume)
+                            var refused = 0
+                            let deadline = Date().addingTimeInterval(90)
+                            var index = writer
+                            while refused < 10 || !diskFull.load(ordering: .relaxed), Date() < deadline {
+                                let (status, details) = try connection.status(MethodCatalog.logWorkout, Self.workout(index))
+                                index += writers
+                                tally.withLock { tally in
+                                    tally.nextIndex = max(tally.nextIndex, index)
+                                    if status == .ok {
+                                        tally.acknowledged += 1
+                                    } else {
+                                        tally.refusals[status, default: 0] += 1
+                                        if status != .resourceExhausted || !details.message.contains("storage is full") {
+                                            tally.otherMessages.append("\(status.name): \(details.message)")
+                                        }
+                                    }
+                                }
+                                if status != .ok { refused += 1 }
+                            }
+                        } catch {
+                            tally.withLock { $0.otherMessages.append("writer \(writer) failed: \(error)") }
+                        }
+                    }
+                }
+                done.wait()
+                let seen = tally.withLock { $0 }
+                #expect(seen.refusals[.resourceExhausted, default: 0] >= writers * 10, "\(seen.refusals)")
+                #expect(seen.otherMessages.isEmpty, "\(seen.otherMessages.prefix(5))")
+
+                // Space returns: writes succeed by themselves, and every acknowledged write is there.
+                try FileManager.default.removeItem(atPath: filler)
+                let (status, details) = try member.connection.status(MethodCatalog.logWorkout, Self.workout(seen.nextIndex))
+                #expect(status == .ok, "\(details.message)")
+                var stored = 0
+                var request = Workout_V1_WorkoutHistoryRequest()
+                request.pageSize = 100
+                for _ in 0..<10_000 {
+                    let page = try member.connection.call(MethodCatalog.workoutHistory, request)
+                    stored += page.workouts.count
+                    if page.nextPageToken.isEmpty { break }
+                    request.pageToken = page.nextPageToken
+                }
+                #expect(stored == seen.acknowledged + 1, "\(seen.acknowledged) acknowledged")
             }
         }
     }

@@ -12,4 +12,11 @@ int workout_memory_set_mmap_threshold(int bytes);
 /// Returns 1 on success, 0 where the allocator has no such setting.
 int workout_memory_set_arena_limit(int arenas);
 
+/// Gives the system back the free memory of every malloc arena, not only the top of the main
+/// heap (glibc's malloc_trim(0): "Since glibc 2.8 this function frees memory in all arenas
+/// and in all chunks with whole free pages", malloc_trim(3)). Walks every arena under its
+/// lock: for rare use, not per request. Returns 1 when memory was given
+/// back, 0 when none could be, or where the allocator has no such call.
+int workout_memory_trim(void);
+
 #endif

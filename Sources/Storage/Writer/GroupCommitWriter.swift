@@ -2,6 +2,7 @@ import Dispatch
 public import Foundation
 public import LMDB
 import Synchronization
+import SystemCalls
 
 /// The single writer: gathers every write operation that is waiting, applies them in one
 /// transaction, commits them all at once (one fsync), and only then completes every caller
@@ -20,7 +21,8 @@ import Synchronization
 ///    again), so it must have no effects outside its transaction.
 /// 5. Completions run on the writer's queue: they must be short and must not wait for
 ///    another write.
-/// 6. A commit that fails for lack of space (disk or quota full, map at its maximum) fails its
+/// 6. A commit that fails for lack of space (disk or quota full, map at its maximum, or an
+///    `EIO` while the disk has almost no room left: LMDB's short write) fails its
 ///    callers with ``StorageError/Code/storageFull`` and marks the store full in
 ///    ``statistics``; the next commit that succeeds clears the mark. Nothing is latched: the
 ///    writer simply tries each batch.
@@ -208,7 +210,9 @@ public final class GroupCommitWriter: Sendable {
                 }
             }
         } catch {
-            commitError = StorageError(lackOfSpace: error) ?? error
+            commitError = StorageError(lackOfSpace: error) { [environment] in
+                try? SystemCall.availableBytes(onFileSystemOf: environment.path)
+            } ?? error
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         let full = (commitError as? StorageError)?.code == .storageFull

@@ -33,19 +33,27 @@ extension WorkoutClient {
     /// - Throws: ``WorkoutError``: `NOT_FOUND` for an unknown, used, revoked or expired
     ///   code; `ALREADY_EXISTS` when the email has an account; `INVALID_ARGUMENT`;
     ///   `FAILED_PRECONDITION` when the invite's fingerprint is not the server's verified key
-    ///   (or the connection is plain TCP, where no key is verified).
+    ///   (or the connection is plain TCP, where no key is verified); `INVALID_ARGUMENT`,
+    ///   before anything is sent, when the part after `@` is not a fingerprint.
     public func register(
         inviteCode: String, member: NewMember, password: String, initialWeightEntryID: UUID = .timeOrdered()
     ) async throws(WorkoutError) -> SignedIn {
+        // A fingerprint the member meant to give but that does not read as one must not turn
+        // into a registration with no key required (nor travel to the server).
+        guard let invite = InviteCode(inviteCode) else {
+            throw WorkoutError(code: .invalidArgument, message: """
+                the invite's part after "@" is not a server fingerprint (52 base32 characters, in groups of 4 \
+                with dashes); check it against the invite as the admin gave it
+                """)
+        }
         var request = Workout_V1_RegisterRequest()
-        let invite = InviteCode(inviteCode)
-        request.inviteCode = invite?.code ?? inviteCode
+        request.inviteCode = invite.code
         request.profile = member.wire
         request.password = password
         request.deviceName = configuration.deviceName
         request.initialWeightEntryID = initialWeightEntryID.wireBytes
         return SignedIn(wire: try await signIn(
-            MethodCatalog.register, request, requiringServerFingerprint: invite?.serverFingerprint) { $0.sessionToken })
+            MethodCatalog.register, request, requiringServerFingerprint: invite.serverFingerprint) { $0.sessionToken })
     }
 
     /// Ends this device's session on the server and forgets the token. Succeeds also when

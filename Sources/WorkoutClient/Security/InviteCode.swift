@@ -1,5 +1,5 @@
 /// An invite code as an admin hands it out: the code itself, and optionally the fingerprint of
-/// the server's key after an `@` (`7KQ2-M9XD-4HPA-W3RT@MFRG…IVDE`), so that the new member's
+/// the server's key after an `@` (`7KQ2-M9XD-4HPA-W3RT@BDKFBXMF…CZCQ`), so that the new member's
 /// device pins the right server without anyone comparing fingerprints by eye.
 ///
 /// An app parses what the member typed or scanned, connects with

@@ -1,7 +1,7 @@
 import WorkoutProtocol
 
 /// The fingerprint of a Workout server's key, what a client pins: SHA-256 of the key, written
-/// in 13 groups of 4 base32 characters (`MFRG-GZDF-…-IVDE`), as `workoutd fingerprint`
+/// in 13 groups of 4 base32 characters (`BDKF-BXMF-…-CZCQ`), as `workoutd fingerprint`
 /// prints it. Parsing ignores case, dashes and spaces.
 public struct ServerFingerprint: Hashable, Sendable, CustomStringConvertible, LosslessStringConvertible {
     let value: KeyFingerprint
@@ -21,6 +21,6 @@ public struct ServerFingerprint: Hashable, Sendable, CustomStringConvertible, Lo
         value = KeyFingerprint(publicKey: publicKey)
     }
 
-    /// The text form, e.g. `MFRG-GZDF-MZTW-Q2LK-NNWG-23TP-OBYX-E43U-OV3H-O6DZ-PJAU-EQ2E-IVDE`.
+    /// The text form, e.g. `BDKF-BXMF-3AR5-DQVV-VZZU-E4YJ-EMBT-M3PJ-JBBG-HL76-ASCE-VRVP-CZCQ`.
     public var description: String { value.description }
 }

@@ -7,11 +7,13 @@ import Crypto
 /// (RFC 4648's alphabet, A–Z and 2–7, no padding), 52 characters in 13 groups of 4:
 ///
 /// ```
-/// MFRG-GZDF-MZTW-Q2LK-NNWG-23TP-OBYX-E43U-OV3H-O6DZ-PJAU-EQ2E-IVDE
+/// BDKF-BXMF-3AR5-DQVV-VZZU-E4YJ-EMBT-M3PJ-JBBG-HL76-ASCE-VRVP-CZCQ
 /// ```
 ///
-/// Parsing ignores case, dashes and spaces (a person may type it any way) and refuses any
-/// other character, a wrong length, or non-zero padding bits.
+/// (the last character is always `A` or `Q`: 256 bits and 4 zero bits). Parsing ignores case,
+/// dashes and spaces (U+0020; a person may type it any way) and refuses any other character
+/// (tabs, newlines, `=`), a wrong length, or non-zero padding bits. PROTOCOL.md §3.2;
+/// golden values in `Protocol/vectors/security.json`.
 package struct KeyFingerprint: Hashable, Sendable, CustomStringConvertible {
     /// The SHA-256 digest, 32 bytes.
     package let digest: [UInt8]

@@ -127,9 +127,12 @@ final class Connection: @unchecked Sendable {
             do {
                 count = try context.readBuffers.withBuffer { buffer -> Int? in
                     guard let count = try Socket.read(descriptor, into: buffer), count > 0 else { return 0 }
+                    var delivered = false
                     try transport.received(UnsafeRawBufferPointer(rebasing: buffer[..<count]), scratch: buffer) { plaintext in
+                        delivered = true
                         perform(machine.received(plaintext, now: Self.now()))
                     }
+                    reportIncompleteRecord(delivered: delivered)
                     return count
                 }
                 // Reading may have made the transport answer (a TLS KeyUpdate): the machine
@@ -178,6 +181,15 @@ final class Connection: @unchecked Sendable {
         if !writeSuspended, !isClosed, let writeSource {
             writeSuspended = true
             writeSource.suspend()
+        }
+    }
+
+    /// Tells the machine whether TLS holds part of a record, when that or its age changed:
+    /// it began holding one, a record came whole while it still holds the next, it holds none.
+    private func reportIncompleteRecord(delivered: Bool) {
+        let holds = transport.holdsIncompleteRecord
+        if !isClosed, holds != machine.transportHoldsIncompleteRecord || (holds && delivered) {
+            perform(machine.transportRead(completedRecord: delivered, holdsIncompleteRecord: holds, now: Self.now()))
         }
     }
 

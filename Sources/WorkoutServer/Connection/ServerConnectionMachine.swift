@@ -32,7 +32,9 @@ import HTTPTypes
 /// 7. **A device that holds without asking** (15): until a call binds a session, frames may
 ///    carry at most `maxFrameSizeWithoutSession` bytes (the methods without a session need no
 ///    more) and the connection may stay idle only `sessionlessIdleTimeout`; every frame must
-///    arrive whole within `frameTimeout` of its first byte; and the server may ``shed(_:now:)``
+///    arrive whole within `frameTimeout` of its first byte, and so must every TLS record
+///    (the driver reports with ``transportRead(completedRecord:holdsIncompleteRecord:now:)``
+///    what the transport holds); and the server may ``shed(_:now:)``
 ///    a connection whose place or memory it needs.
 ///
 /// Once ``phase`` is `.closed` every event is ignored.
@@ -156,6 +158,8 @@ package struct ServerConnectionMachine: Sendable {
     package private(set) var transportBacklog = 0
     /// Since when the frame the decoder holds part of has been arriving.
     private var incompleteFrameSince: ConnectionInstant?
+    /// Since when the transport has held part of a TLS record that has not arrived whole.
+    private var incompleteRecordSince: ConnectionInstant?
     /// The earliest call deadline or stream end, possibly stale (earlier than the truth).
     private var earliestCallTimer: ConnectionInstant?
     /// When the driver's timer is set to fire.
@@ -201,6 +205,9 @@ package struct ServerConnectionMachine: Sendable {
         if let http { return http.isReadingRequest ? http.parser.bufferCapacity : 0 }
         return decoder.holdsIncompleteFrame ? decoder.bufferCapacity : 0
     }
+
+    /// Whether the transport holds part of a TLS record, as the driver last reported.
+    package var transportHoldsIncompleteRecord: Bool { incompleteRecordSince != nil }
 
     /// Since when the connection has been without a session and without calls, or `nil` when
     /// it has either (or is closed): the connections the server sheds first when it is full.
@@ -277,6 +284,26 @@ package struct ServerConnectionMachine: Sendable {
                 closeWithError(error.status, error.message, log: "protocol error: \(error.message)", &actions)
             }
             return actions
+        }
+        settle(now: now, &actions)
+        return actions
+    }
+
+    /// The transport (TLS) took what the socket read: `holdsIncompleteRecord` says whether it
+    /// now holds part of a record that has not arrived whole, `completedRecord` whether a
+    /// record came out of it whole (plaintext was delivered). A record must arrive whole within
+    /// `frameTimeout` of the moment the transport began holding it, as a frame must (PROTOCOL.md
+    /// 15). The driver calls it when what it would report differs from
+    /// ``transportHoldsIncompleteRecord``, or a record completed while the next is held.
+    package mutating func transportRead(
+        completedRecord: Bool, holdsIncompleteRecord: Bool, now: ConnectionInstant
+    ) -> [ServerConnectionAction] {
+        var actions: [ServerConnectionAction] = []
+        guard phase != .closed else { return actions }
+        if !holdsIncompleteRecord {
+            incompleteRecordSince = nil
+        } else if completedRecord || incompleteRecordSince == nil {
+            incompleteRecordSince = now
         }
         settle(now: now, &actions)
         return actions
@@ -376,6 +403,11 @@ package struct ServerConnectionMachine: Sendable {
             if let backedUpSince, now >= backedUpSince + limits.slowReaderTimeout {
                 endWatches(.failure(CallFailure(.resourceExhausted, "the client reads too slowly")), now: now, &actions)
                 close(log: "dropping a slow reader: \(output.count + transportBacklog) bytes unread for \(limits.slowReaderTimeout)", &actions)
+                return actions
+            }
+            if let since = incompleteRecordSince, now >= since + limits.frameTimeout {
+                closeWithError(.deadlineExceeded, "a TLS record did not arrive whole within \(limits.frameTimeout)",
+                               log: "incomplete TLS record timed out", &actions)
                 return actions
             }
             if let since = incompleteFrameSince, now >= since + limits.frameTimeout {
@@ -741,6 +773,7 @@ package struct ServerConnectionMachine: Sendable {
                 next = min(next ?? instant, instant)
             }
             consider(backedUpSince.map { $0 + limits.slowReaderTimeout })
+            consider(incompleteRecordSince.map { $0 + limits.frameTimeout })
             consider(incompleteFrameSince.map { $0 + limits.frameTimeout })
             if face == .http {
                 if calls.isEmpty, hasSession { consider(lastCallActivity + limits.httpIdleTimeout) }

@@ -50,6 +50,10 @@ final class ConnectionTransport {
     /// How many bytes wait for the socket that the machine no longer holds (TLS ciphertext).
     var pendingOutputCount: Int { session?.pendingCiphertextCount ?? 0 }
 
+    /// Whether TLS holds part of a record that has not arrived whole (never for plain TCP),
+    /// as of the last ``received(_:scratch:deliver:)``.
+    var holdsIncompleteRecord: Bool { session?.holdsIncompleteRecord ?? false }
+
     /// Gives the TLS session's record buffers back while the connection is quiet (nothing for
     /// plain TCP); they are allocated again for the next record.
     func releaseIdleBuffers() {

@@ -299,6 +299,29 @@ struct TLSTrustTests {
         }
     }
 
+    @Test("An invite whose part after @ is not a fingerprint is refused before anything is sent")
+    func inviteWithABrokenFingerprintRefused() async throws {
+        try await Self.withTLSHousehold { tls, identityDirectory, pinPath in
+            let served = try Self.fingerprint(in: identityDirectory)
+            try KnownServers(path: pinPath).remember(served, for: tls.address)
+            let created = try tls.household.createInviteLocally(role: .member)
+            // The fingerprint with its last character changed: 4 padding bits not zero.
+            var broken = served.description
+            broken.removeLast()
+            broken += served.description.hasSuffix("Q") ? "R" : "B"
+            let client = tls.client(ServerTrust(knownServers: KnownServers(path: pinPath)))
+            defer { client.close() }
+            let member = NewMember(email: "mia@example.com", firstName: "Mia", timeZone: "Europe/Berlin")
+            let error = await Self.failure {
+                _ = try await client.register(inviteCode: created.code + "@" + broken, member: member, password: "a long enough password")
+            }
+            #expect(error?.code == .invalidArgument, "\(String(describing: error))")
+            #expect(client.connectionsOpened == 0)
+            // Nothing was sent: the code is still unused.
+            _ = try await client.register(inviteCode: created.code + "@" + served.description, member: member, password: "a long enough password")
+        }
+    }
+
     @Test("A password is not sent over plain TCP beyond loopback unless allowed")
     func noPasswordOverPlainTCP() async throws {
         let client = WorkoutClient(configuration: .init(

@@ -117,6 +117,12 @@ struct ServerMachineHarness {
         record(machine.wrote(0, transportBacklog: backlog, now: now))
     }
 
+    /// The transport (TLS) read what arrived: whether a record came whole, and whether it now
+    /// holds part of one.
+    mutating func transportRead(completedRecord: Bool, holdsIncompleteRecord: Bool) {
+        record(machine.transportRead(completedRecord: completedRecord, holdsIncompleteRecord: holdsIncompleteRecord, now: now))
+    }
+
     /// What the server sent, without writing it (the socket takes nothing).
     func pendingFrames() -> [Frame] {
         var copy = self

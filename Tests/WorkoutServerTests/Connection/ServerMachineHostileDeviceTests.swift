@@ -100,6 +100,65 @@ import WorkoutProtocol
         #expect(harness.closed)
     }
 
+    /// What the transport reported at a moment: a record completed, part of one is held.
+    struct RecordRead: Sendable, CustomStringConvertible {
+        var at: Int64
+        var completed: Bool
+        var holds: Bool
+        var description: String { "at \(at) ms \(completed ? "a record came whole" : "no record came"), \(holds ? "part of one held" : "nothing held")" }
+    }
+
+    /// A case of the TLS record arrival limit: the reports, and when the connection must close
+    /// (`nil`: not within a minute and a half of the last report).
+    struct RecordCase: Sendable, CustomStringConvertible {
+        var name: String
+        var reads: [RecordRead]
+        var closesAt: Int64?
+        var description: String { name }
+    }
+
+    static let recordCases = [
+        RecordCase(name: "half a record held from 1 s closes the connection at 31 s",
+                   reads: [RecordRead(at: 1_000, completed: false, holds: true)], closesAt: 31_000),
+        RecordCase(name: "more bytes of the same record do not restart the clock",
+                   reads: [RecordRead(at: 1_000, completed: false, holds: true), RecordRead(at: 20_000, completed: false, holds: true)],
+                   closesAt: 31_000),
+        RecordCase(name: "a record that came whole while the next is held restarts the clock",
+                   reads: [RecordRead(at: 1_000, completed: false, holds: true), RecordRead(at: 20_000, completed: true, holds: true)],
+                   closesAt: 50_000),
+        RecordCase(name: "a record that came whole with nothing held after it ends the clock",
+                   reads: [RecordRead(at: 1_000, completed: false, holds: true), RecordRead(at: 20_000, completed: true, holds: false)],
+                   closesAt: nil),
+        RecordCase(name: "a record held again later gets its own time",
+                   reads: [RecordRead(at: 1_000, completed: false, holds: true), RecordRead(at: 20_000, completed: true, holds: false),
+                           RecordRead(at: 40_000, completed: false, holds: true)],
+                   closesAt: 70_000),
+    ]
+
+    @Test("A TLS record must arrive whole within the frame timeout of when the transport began holding it", arguments: recordCases)
+    func recordArrivalLimit(_ recordCase: RecordCase) {
+        var harness = Self.signedIn()
+        for read in recordCase.reads {
+            harness.advance(to: read.at)
+            harness.transportRead(completedRecord: read.completed, holdsIncompleteRecord: read.holds)
+        }
+        let last = recordCase.reads.last!.at
+        if let closesAt = recordCase.closesAt {
+            harness.tick(at: closesAt - 1)
+            #expect(!harness.closed)
+            harness.tick(at: closesAt)
+            #expect(harness.closed)
+            let goAway = harness.readFrames().last
+            #expect(goAway?.type == .goAway)
+            #expect(goAway.map { StatusCode(rawValue: $0.code) } == .deadlineExceeded)
+            #expect(goAway.map(ServerMachineHarness.message)?.hasPrefix("a TLS record did not arrive whole within") == true)
+        } else {
+            harness.tick(at: last + 90_000)
+            #expect(!harness.closed)
+            #expect(!harness.machine.transportHoldsIncompleteRecord)
+        }
+    }
+
     @Test func aConnectionWithoutASessionIsClosedAfterAShortIdleTime() {
         var harness = ServerMachineHarness(limits: Self.limits())
         let health = harness.request(Self.health)
