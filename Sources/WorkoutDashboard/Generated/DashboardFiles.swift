@@ -253,7 +253,8 @@ async function start(known) {
   // A reload: draw with the profile kept in this tab while GetProfile confirms the session.
   showMember();
   const answer = call('Profile.GetProfile');
-  if (app.profile) draw(true);
+  const drewEarly = !!app.profile;
+  if (drewEarly) draw(true);
   try {
     const fresh = await answer;
     const zoneChanged = fresh.profile?.timeZone !== app.profile?.timeZone;
@@ -261,7 +262,7 @@ async function start(known) {
     app.totals = fresh.totals || {};
     app.revision = fresh.revision || '0';
     showMember();
-    if (!main.dataset.screen || zoneChanged) draw(true);
+    if (!drewEarly || zoneChanged) draw(true);
     startWatching();
   } catch (error) {
     if (!session.token) return;
@@ -734,19 +735,22 @@ function defaultMealType() {
   return 'MEAL_TYPE_SNACK';
 }
 
-/** A form logging a weigh-in. */
-export function weightForm(done) {
-  const form = h('form', { 'aria-label': 'Log a weigh-in' },
+/** A form logging a weigh-in, or editing `existing`. */
+export function weightForm(done, existing, onCancel) {
+  const e = existing || {};
+  const form = h('form', { class: existing ? 'editing' : '', 'aria-label': existing ? 'Edit weigh-in' : 'Log a weigh-in' },
     h('div', { class: 'row' },
-      field('Weight (kg)', numberInput('weight', app.profile?.weightKg || '', { required: true, min: 10, max: 500 })),
-      field('When', whenInput())),
-    field('Note (optional)', input({ name: 'note', maxlength: 256, autocomplete: 'off' })),
-    actions('Log weigh-in'));
+      field('Weight (kg)', numberInput('weight', e.weightKg || app.profile?.weightKg || '', { required: true, min: 10, max: 500 })),
+      field('When', whenInput(e.measuredAtMs ? Number(e.measuredAtMs) : undefined))),
+    field('Note (optional)', input({ name: 'note', maxlength: 256, autocomplete: 'off', value: e.note || '' })),
+    actions(existing ? 'Save weigh-in' : 'Log weigh-in', onCancel));
   return submitting(form, async (data) => {
-    const entry = { weightKg: num(data, 'weight'), measuredAtMs: String(fromInputValue(data.get('when'), app.zone)), note: data.get('note').trim() };
-    const response = await call('Logging.LogWeight', { entry }, { idempotent: true });
+    const entry = { weightKg: num(data, 'weight'), measuredAtMs: String(fromInputValue(data.get('when'), e.timeZone || app.zone)), note: data.get('note').trim() };
+    const response = existing
+      ? await call('Logging.UpdateWeight', { entry: { ...entry, id: e.id, timeZone: e.timeZone }, expectedRevision: e.revision })
+      : await call('Logging.LogWeight', { entry }, { idempotent: true });
     done?.(response);
-  }, 'Weigh-in logged.');
+  }, existing ? 'Saved.' : 'Weigh-in logged.');
 }
 
 /** A form reporting a day's steps (one figure per day and source; a later one replaces it). */
@@ -976,6 +980,15 @@ async function week() {
 
 let weightRange = 30;
 
+function weighIn(e) {
+  const item = h('li', { class: 'card', 'data-weight': e.id },
+    h('p', {}, `${f.kg(e.weightKg)} · ${f.dateTime(e.measuredAtMs, app.zone)}`, e.note ? h('span', { class: 'note' }, ` · ${e.note}`) : null));
+  item.append(h('div', { class: 'actions' },
+    h('button', { type: 'button', class: 'secondary small', 'aria-label': `Edit weigh-in of ${f.kg(e.weightKg)}`, onclick: () => editInPlace(item, (done, cancel) => weightForm(done, e, cancel)) }, 'Edit'),
+    deleteButton(`weigh-in of ${f.kg(e.weightKg)}`, async () => { await call('Logging.DeleteWeight', { id: e.id }); app.refresh(true); })));
+  return item;
+}
+
 async function weight() {
   const now = Date.now();
   const from = now - weightRange * DAY_MS;
@@ -994,9 +1007,7 @@ async function weight() {
       stat('weigh-ins', f.count(entries.length), 'count')),
     line({ title: `Weight over the last ${weightRange} days`, points, from, to: now, format: f.kg,
       label: (p) => `${f.dateTime(p.x, app.zone)}: ${f.kg(p.y)}` }),
-    section('Weigh-ins', entries.length ? h('ul', { class: 'list' }, entries.slice(-10).reverse().map((e) => h('li', { class: 'card row-card' },
-      h('span', {}, `${f.kg(e.weightKg)} · ${f.dateTime(e.measuredAtMs, app.zone)}`, e.note ? h('span', { class: 'note' }, ` · ${e.note}`) : null),
-      deleteButton(`weigh-in of ${f.kg(e.weightKg)}`, async () => { await call('Logging.DeleteWeight', { id: e.id }); app.refresh(true); })))) : h('p', { class: 'empty' }, 'No weigh-ins in this range.')),
+    section('Weigh-ins', entries.length ? h('ul', { class: 'list' }, entries.slice(-10).reverse().map(weighIn)) : h('p', { class: 'empty' }, 'No weigh-ins in this range.')),
     section('Log a weigh-in', weightForm(() => app.refresh(true))));
 }
 
@@ -1237,7 +1248,6 @@ section { margin-top: 0.5rem; }
 .list { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.5rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 0.75rem; padding: 0.75rem; }
 .card p { margin: 0.25rem 0; }
-.row-card { display: flex; justify-content: space-between; align-items: center; gap: 0.5rem; }
 .food { padding-left: 1.1rem; margin: 0.25rem 0; }
 .food-name { font-weight: 600; margin-right: 0.4rem; }
 .food-figures { color: var(--muted); font-size: 0.9rem; }

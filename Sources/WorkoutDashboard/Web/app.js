@@ -96,7 +96,8 @@ async function start(known) {
   // A reload: draw with the profile kept in this tab while GetProfile confirms the session.
   showMember();
   const answer = call('Profile.GetProfile');
-  if (app.profile) draw(true);
+  const drewEarly = !!app.profile;
+  if (drewEarly) draw(true);
   try {
     const fresh = await answer;
     const zoneChanged = fresh.profile?.timeZone !== app.profile?.timeZone;
@@ -104,7 +105,7 @@ async function start(known) {
     app.totals = fresh.totals || {};
     app.revision = fresh.revision || '0';
     showMember();
-    if (!main.dataset.screen || zoneChanged) draw(true);
+    if (!drewEarly || zoneChanged) draw(true);
     startWatching();
   } catch (error) {
     if (!session.token) return;

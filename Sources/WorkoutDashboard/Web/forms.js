@@ -163,19 +163,22 @@ function defaultMealType() {
   return 'MEAL_TYPE_SNACK';
 }
 
-/** A form logging a weigh-in. */
-export function weightForm(done) {
-  const form = h('form', { 'aria-label': 'Log a weigh-in' },
+/** A form logging a weigh-in, or editing `existing`. */
+export function weightForm(done, existing, onCancel) {
+  const e = existing || {};
+  const form = h('form', { class: existing ? 'editing' : '', 'aria-label': existing ? 'Edit weigh-in' : 'Log a weigh-in' },
     h('div', { class: 'row' },
-      field('Weight (kg)', numberInput('weight', app.profile?.weightKg || '', { required: true, min: 10, max: 500 })),
-      field('When', whenInput())),
-    field('Note (optional)', input({ name: 'note', maxlength: 256, autocomplete: 'off' })),
-    actions('Log weigh-in'));
+      field('Weight (kg)', numberInput('weight', e.weightKg || app.profile?.weightKg || '', { required: true, min: 10, max: 500 })),
+      field('When', whenInput(e.measuredAtMs ? Number(e.measuredAtMs) : undefined))),
+    field('Note (optional)', input({ name: 'note', maxlength: 256, autocomplete: 'off', value: e.note || '' })),
+    actions(existing ? 'Save weigh-in' : 'Log weigh-in', onCancel));
   return submitting(form, async (data) => {
-    const entry = { weightKg: num(data, 'weight'), measuredAtMs: String(fromInputValue(data.get('when'), app.zone)), note: data.get('note').trim() };
-    const response = await call('Logging.LogWeight', { entry }, { idempotent: true });
+    const entry = { weightKg: num(data, 'weight'), measuredAtMs: String(fromInputValue(data.get('when'), e.timeZone || app.zone)), note: data.get('note').trim() };
+    const response = existing
+      ? await call('Logging.UpdateWeight', { entry: { ...entry, id: e.id, timeZone: e.timeZone }, expectedRevision: e.revision })
+      : await call('Logging.LogWeight', { entry }, { idempotent: true });
     done?.(response);
-  }, 'Weigh-in logged.');
+  }, existing ? 'Saved.' : 'Weigh-in logged.');
 }
 
 /** A form reporting a day's steps (one figure per day and source; a later one replaces it). */

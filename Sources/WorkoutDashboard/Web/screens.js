@@ -136,6 +136,15 @@ async function week() {
 
 let weightRange = 30;
 
+function weighIn(e) {
+  const item = h('li', { class: 'card', 'data-weight': e.id },
+    h('p', {}, `${f.kg(e.weightKg)} · ${f.dateTime(e.measuredAtMs, app.zone)}`, e.note ? h('span', { class: 'note' }, ` · ${e.note}`) : null));
+  item.append(h('div', { class: 'actions' },
+    h('button', { type: 'button', class: 'secondary small', 'aria-label': `Edit weigh-in of ${f.kg(e.weightKg)}`, onclick: () => editInPlace(item, (done, cancel) => weightForm(done, e, cancel)) }, 'Edit'),
+    deleteButton(`weigh-in of ${f.kg(e.weightKg)}`, async () => { await call('Logging.DeleteWeight', { id: e.id }); app.refresh(true); })));
+  return item;
+}
+
 async function weight() {
   const now = Date.now();
   const from = now - weightRange * DAY_MS;
@@ -154,9 +163,7 @@ async function weight() {
       stat('weigh-ins', f.count(entries.length), 'count')),
     line({ title: `Weight over the last ${weightRange} days`, points, from, to: now, format: f.kg,
       label: (p) => `${f.dateTime(p.x, app.zone)}: ${f.kg(p.y)}` }),
-    section('Weigh-ins', entries.length ? h('ul', { class: 'list' }, entries.slice(-10).reverse().map((e) => h('li', { class: 'card row-card' },
-      h('span', {}, `${f.kg(e.weightKg)} · ${f.dateTime(e.measuredAtMs, app.zone)}`, e.note ? h('span', { class: 'note' }, ` · ${e.note}`) : null),
-      deleteButton(`weigh-in of ${f.kg(e.weightKg)}`, async () => { await call('Logging.DeleteWeight', { id: e.id }); app.refresh(true); })))) : h('p', { class: 'empty' }, 'No weigh-ins in this range.')),
+    section('Weigh-ins', entries.length ? h('ul', { class: 'list' }, entries.slice(-10).reverse().map(weighIn)) : h('p', { class: 'empty' }, 'No weigh-ins in this range.')),
     section('Log a weigh-in', weightForm(() => app.refresh(true))));
 }
 
