@@ -337,7 +337,8 @@ final class Connection: @unchecked Sendable {
             answer(call.callID, .failure(CallFailure(.unimplemented, "this server has no method \(call.method)")))
             return
         }
-        let requestContext = RequestContext(caller: caller, source: peerHost, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)
+        let requestContext = RequestContext(
+            caller: call.withoutCaller ? nil : caller, source: peerHost, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)
         let callID = call.callID
         switch handler {
         case .inline(let body):

@@ -1003,7 +1003,7 @@ extension ServerConnectionMachine {
             fields[.cacheControl] = "no-store"
             output.append { HTTPResponseHead.write(.ok, fields, contentLength: nil, keepAlive: plan.keepAlive, to: &$0) }
         }
-        actions.append(.run(ServerCallStart(callID: callID, method: descriptor.number, body: request)))
+        actions.append(.run(ServerCallStart(callID: callID, method: descriptor.number, body: request, withoutCaller: !plan.authorized)))
     }
 
     /// A stream's message as a chunk holding one envelope.
@@ -1151,6 +1151,10 @@ package struct ServerCallStart: Sendable, Equatable {
     package let method: UInt32
     /// The request body, inflated.
     package let body: [UInt8]
+    /// Whether the call runs as no one, whatever session the connection holds: an HTTP request
+    /// without a bearer token (HTTP authenticates each request, so a Login on a kept-alive
+    /// connection that earlier carried another member's token signs in anew).
+    package var withoutCaller = false
 }
 
 /// A call's final frame went out: for statistics and logs.
