@@ -127,6 +127,8 @@ class Page:
         return int(self.driver.find_element(By.ID, "main").get_attribute("data-drawn") or 0)
 
     def open(self):
+        """Loads the page afresh (through a blank page, so no earlier document is reused)."""
+        self.driver.get("about:blank")
         self.driver.get(self.household.base + "/")
         self.wait(lambda: self.drawn() > 0, message="the page never drew")
 
@@ -139,6 +141,7 @@ class Page:
         field = form.find_element(By.NAME, "password")
         field.clear()
         field.send_keys(password)
+        assert email.get_attribute("value") == self.household.members[member]["email"]
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         return before
 

@@ -225,3 +225,16 @@ def test_measure_todays_first_draw(browser, artifacts):
         json.dump(report, f, indent=2)
     print(f"\nToday drawn {report['median_ms']:.0f} ms after navigation start (median of {len(drawn)}, max {report['max_ms']:.0f} ms)")
     assert drawn
+
+
+def test_the_profile_is_edited_in_place(browser):
+    ensure_signed_in(browser)
+    browser.go("profile")
+    form = browser.form("Profile")
+    browser.fill(form, "displayName", "Olga O.")
+    browser.fill(form, "heightCm", "168")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    browser.status_of(form, "Profile saved.")
+    assert browser.driver.find_element(By.ID, "who").text == "Olga O."
+    browser.go("profile")
+    assert browser.form("Profile").find_element(By.NAME, "heightCm").get_attribute("value") == "168"
