@@ -1294,7 +1294,8 @@ button[aria-pressed="false"] { background: transparent; color: var(--accent); }
 .key { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 0.2rem; margin: 0 0.3rem 0 0.6rem; vertical-align: middle; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; background: var(--card); border-radius: 0.75rem; font-size: 0.9rem; }
-th, td { text-align: left; padding: 0.45rem 0.4rem; border-bottom: 1px solid var(--line); }
+th, td { text-align: left; padding: 0.45rem 0.3rem; border-bottom: 1px solid var(--line); }
+@media (max-width: 30rem) { table { font-size: 0.8rem; } }
 td { font-variant-numeric: tabular-nums; }
 tr.you { font-weight: 650; }
 .member-name { overflow-wrap: anywhere; }
