@@ -30,9 +30,35 @@ ZONE = "Europe/Berlin"
 class Household:
     """The running server and its members."""
 
-    def __init__(self, base, members):
-        self.base = base
-        self.members = members
+    def __init__(self, workoutd, data, log):
+        self.workoutd = workoutd
+        self.data = data
+        self.log = log
+        self.server = None
+        self.port = 0
+        self.members = {}
+
+    @property
+    def base(self):
+        return f"https://127.0.0.1:{self.port}"
+
+    def start(self):
+        """Starts `workoutd serve` (on a free port the first time, on the same one after)."""
+        self.server = subprocess.Popen([self.workoutd, "serve", "--data-dir", self.data, "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "info"],
+                                       stdout=subprocess.PIPE, stderr=self.log, text=True)
+        line = self.server.stdout.readline()
+        match = re.search(r"serving on 127\.0\.0\.1:(\d+)", line)
+        assert match, f"workoutd said: {line} (its log: {self.log.name})"
+        self.port = int(match.group(1))
+
+    def stop(self):
+        self.server.terminate()
+        self.server.wait(timeout=30)
+
+    def restart(self):
+        """Stops the server and starts it again on the same port and store."""
+        self.stop()
+        self.start()
 
     def call(self, method, body, token=None):
         """Calls a unary method over the HTTP face (JSON), answering the decoded response."""
@@ -71,13 +97,9 @@ def household(artifacts):
           "--last-name", "Owner", "--time-zone", ZONE, "--password-stdin"], stdin=PASSWORD + "\n")
     codes = [re.search(r"Invite code: (\S+)", _run([workoutd, "invite", "--data-dir", data])).group(1) for _ in range(2)]
     log = open(os.path.join(artifacts, "workoutd.log"), "w")
-    server = subprocess.Popen([workoutd, "serve", "--data-dir", data, "--host", "127.0.0.1", "--port", "0", "--log-level", "info"],
-                              stdout=subprocess.PIPE, stderr=log, text=True)
+    house = Household(workoutd, data, log)
+    house.start()
     try:
-        line = server.stdout.readline()
-        match = re.search(r"serving on 127\.0\.0\.1:(\d+)", line)
-        assert match, f"workoutd said: {line} (its log: {log.name})"
-        house = Household(f"https://127.0.0.1:{match.group(1)}", {})
         house.members["olga"] = {"email": "olga@example.com", "name": "Olga"}
         for code, key, profile in [
             (codes[0], "eve", {"email": "eve@example.com", "firstName": "Eve", "displayName": "<script>window.pwned=1</script>Eve <b>bold</b>", "shareWithHousehold": True}),
@@ -92,8 +114,7 @@ def household(artifacts):
         house.call("Profile.UpdateProfile", {"shareWithHousehold": True, "expectedRevision": revision}, token)
         yield house
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        house.stop()
         log.close()
 
 

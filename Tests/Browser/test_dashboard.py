@@ -238,3 +238,22 @@ def test_the_profile_is_edited_in_place(browser):
     assert browser.driver.find_element(By.ID, "who").text == "Olga O."
     browser.go("profile")
     assert browser.form("Profile").find_element(By.NAME, "heightCm").get_attribute("value") == "168"
+
+
+def test_after_the_server_restarts_watch_reconnects_and_catches_up(browser):
+    ensure_signed_in(browser)
+    browser.go("weight")
+    chart = lambda: browser.driver.find_element(By.CSS_SELECTOR, "svg.chart")
+    points_before = int(chart().get_attribute("data-points"))
+    browser.driver.execute_script("window.sameDocument = true")
+    browser.wait(lambda: browser.driver.find_element(By.ID, "live").text == "Live", message="Watch not live")
+    household = browser.household
+    household.stop()
+    browser.wait(lambda: browser.driver.find_element(By.ID, "live").text == "Reconnecting…", message="the stream's end was not seen")
+    household.start()
+    # Logged while the page may still be waiting to reconnect: it arrives through sinceRevision.
+    token = household.call("Auth.Login", {"email": "olga@example.com", "password": PASSWORD})["sessionToken"]
+    household.call("Logging.LogWeight", {"entry": {"weightKg": 70.9, "measuredAtMs": str(int(datetime.datetime.now().timestamp() * 1000))}}, token)
+    browser.wait(lambda: int(chart().get_attribute("data-points")) == points_before + 1, timeout=30, message="the weigh-in did not arrive")
+    assert browser.driver.find_element(By.ID, "live").text == "Live"
+    assert browser.driver.execute_script("return window.sameDocument") is True
