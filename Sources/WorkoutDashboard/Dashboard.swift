@@ -8,7 +8,7 @@ package enum Dashboard {
     /// What the HTTP face serves: every file at its path, and `index.html` at `/` too.
     package static var routes: [String: DashboardFile] {
         var routes: [String: DashboardFile] = [:]
-        for file in generatedFiles {
+        for file in files {
             routes[file.path] = file
             if file.path == "/index.html" { routes["/"] = file }
         }
