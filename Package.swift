@@ -139,11 +139,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The family dashboard's web files (Web/: HTML, CSS, JavaScript modules), compiled in as
+        // strings by scripts/generate-dashboard.sh; workoutd serves them. No dependencies: the
+        // server knows files, not this app.
+        .target(name: "WorkoutDashboard", exclude: ["Web", "README.md"], swiftSettings: strictSettings),
+
         // Executables.
         .executableTarget(
             name: "workoutd",
             dependencies: [
                 "LMDB", "Storage", "SystemCalls", "WorkoutProtocol", "WorkoutRules", "WorkoutCore", "WorkoutServer", "CMemory",
+                "WorkoutDashboard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -194,6 +200,7 @@ let package = Package(
             dependencies: ["WorkoutProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "WorkoutDashboardTests", dependencies: ["WorkoutDashboard"], swiftSettings: strictSettings),
         .testTarget(name: "WorkoutRulesTests", dependencies: ["WorkoutRules", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "WorkoutRules", "Storage", "TestSupport"], swiftSettings: strictSettings),
         // Runs the built `workoutd` as a process (depending on it makes sure it is built first),

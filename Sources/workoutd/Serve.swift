@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Logging
 import WorkoutCore
+import WorkoutDashboard
 import WorkoutServer
 #if canImport(Glibc)
 import Glibc
@@ -61,6 +62,7 @@ struct Serve: AsyncParsableCommand {
         }
         let logger = Logger(label: "workoutd")
         var configuration = Self.serverConfiguration(settings)
+        configuration.assets = Self.dashboardAssets()
         let transport = settings.transport
         configuration.allowsPlainTCP = transport == .plainNetwork
         try FileDescriptorLimit.raise(toFit: configuration.maxConnections, logger: logger)
@@ -129,6 +131,11 @@ struct Serve: AsyncParsableCommand {
             household.close()
             logger.info("stopped; the store is closed")
         }
+    }
+
+    /// The family dashboard's files, as the HTTP face serves them (`/` is its page).
+    static func dashboardAssets() -> [String: StaticAsset] {
+        Dashboard.routes.mapValues { StaticAsset(contentType: $0.contentType, body: $0.bytes) }
     }
 
     /// The household store's configuration: the defaults, overridden by the settings.

@@ -132,6 +132,20 @@ struct HTTPMachineTests {
         #expect(exchange.runs.count == 1)
     }
 
+    @Test("A request without a token runs as no one even after another carried one, so a browser can sign in anew on a kept-alive connection")
+    func callsWithoutTokenRunAsNoOne() throws {
+        var exchange = Exchange()
+        exchange.send(Self.post("/workout.v1.ProfileService/GetProfile", "{}", headers: [Self.bearer]))
+        exchange.authenticated(.success(Array(repeating: 1, count: 16)))
+        let profile = try #require(exchange.runs.first)
+        #expect(profile.speaksForSession)
+        exchange.harness.finish(profile.callID, .success([]))
+        #expect(exchange.read().hasPrefix("HTTP/1.1 200 OK"))
+        exchange.send(Self.post("/workout.v1.AuthService/Login", #"{"email":"b@example.com","password":"pw"}"#))
+        let login = try #require(exchange.runs.first)
+        #expect(login.method == MethodCatalog.login.number && !login.speaksForSession)
+    }
+
     @Test("A bearer token the server does not know is answered 401 and the connection closes")
     func unknownToken() {
         var exchange = Exchange()
