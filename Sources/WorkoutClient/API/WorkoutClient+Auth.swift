@@ -104,4 +104,50 @@ extension WorkoutClient {
         request.sessionID = id.wireBytes
         _ = try await call(MethodCatalog.revokeSession, request, idempotent: true)
     }
+
+    /// Makes a device token: a named, never-expiring credential with scopes for an automation
+    /// (Home Assistant, a Shortcut, Health Auto Export). The token is in the answer only this
+    /// once; the server keeps only its hash.
+    ///
+    /// - Parameters:
+    ///   - name: What the member calls it, 1 to 64 bytes, e.g. `"Home Assistant"`.
+    ///   - scopes: What it may do: at least one scope, each at most once.
+    /// - Returns: The token and the token as listed.
+    /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` for the name or the scopes;
+    ///   `PERMISSION_DENIED` when this client itself signed in with a device token (only a
+    ///   password's session may make them); `RESOURCE_EXHAUSTED` when the member holds 20.
+    public func createDeviceToken(name: String, scopes: [TokenScope]) async throws(WorkoutError) -> CreatedDeviceToken {
+        var request = Workout_V1_CreateDeviceTokenRequest()
+        request.name = name
+        request.scopes = scopes.map(\.wire)
+        return CreatedDeviceToken(wire: try await call(MethodCatalog.createDeviceToken, request, idempotent: false))
+    }
+
+    /// The member's device tokens, newest first; an admin may ask for any member's.
+    ///
+    /// - Parameter member: The member whose tokens to list (admins only); `nil` for the
+    ///   signed-in member's own.
+    /// - Returns: The tokens (never the secrets).
+    /// - Throws: ``WorkoutError``: `PERMISSION_DENIED` when a member who is not an admin names
+    ///   another member; `NOT_FOUND` for an unknown member.
+    public func deviceTokens(of member: UUID? = nil) async throws(WorkoutError) -> [DeviceToken] {
+        var request = Workout_V1_ListDeviceTokensRequest()
+        if let member { request.userID = member.wireBytes }
+        return try await call(MethodCatalog.listDeviceTokens, request, idempotent: true).deviceTokens.map(DeviceToken.init(wire:))
+    }
+
+    /// Revokes a device token: it stops working at once, on every connection.
+    ///
+    /// - Parameter id: The token's id, from ``deviceTokens(of:)``: one of the member's own, or
+    ///   (for an admin) any member's.
+    /// - Returns: Whether this call revoked it; `false` when there is no such token (or it is
+    ///   another member's and the caller is not an admin). The call is retried on a new
+    ///   connection, so when an answer was lost, `false` can also mean the lost attempt
+    ///   revoked it: either way, no such token works afterwards.
+    /// - Throws: ``WorkoutError``.
+    public func revokeDeviceToken(_ id: UUID) async throws(WorkoutError) -> Bool {
+        var request = Workout_V1_RevokeDeviceTokenRequest()
+        request.tokenID = id.wireBytes
+        return try await call(MethodCatalog.revokeDeviceToken, request, idempotent: true).revoked
+    }
 }

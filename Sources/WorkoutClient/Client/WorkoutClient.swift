@@ -99,7 +99,8 @@ public final class WorkoutClient: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Where and how to connect.
-    ///   - sessionToken: A token from an earlier Login or Register, resumed on every connection.
+    ///   - sessionToken: A token from an earlier Login or Register, or a device token
+    ///     (``CreatedDeviceToken/token``), resumed on every connection.
     ///   - trust: Which server keys to trust over TLS (see ``ServerTrust``): by default, a server
     ///     whose key is not pinned in memory yet is refused.
     public init(configuration: Configuration, sessionToken: SessionToken? = nil, trust: ServerTrust = ServerTrust()) {
