@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import statistics
+import urllib.error
 import zoneinfo
 
 from selenium.webdriver.common.by import By
@@ -238,6 +239,34 @@ def test_the_profile_is_edited_in_place(browser):
     assert browser.driver.find_element(By.ID, "who").text == "Olga O."
     browser.go("profile")
     assert browser.form("Profile").find_element(By.NAME, "heightCm").get_attribute("value") == "168"
+
+
+def test_a_device_token_is_made_shown_once_used_and_revoked(browser):
+    ensure_signed_in(browser)
+    browser.go("profile")
+    form = browser.form("New device token")
+    browser.fill(form, "name", "Home Assistant")
+    form.find_element(By.ID, "scope-TOKEN_SCOPE_READ").click()
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    browser.wait(lambda: form.find_elements(By.CSS_SELECTOR, ".token-value"), message="the new token was not shown")
+    token = form.find_element(By.CSS_SELECTOR, ".token-value").get_attribute("value")
+    assert len(token) >= 43
+    listed = browser.driver.find_element(By.CSS_SELECTOR, "ul.tokens")
+    browser.wait(lambda: "Home Assistant" in listed.text and "Read" in listed.text, message=f"not listed: {listed.text}")
+    # The token reads, and may not log.
+    assert browser.household.call("Profile.GetProfile", {}, token)["profile"]["email"] == "olga@example.com"
+    try:
+        browser.household.call("Logging.LogWeight", {"entry": {"weightKg": 70, "measuredAtMs": "1764100000000"}}, token)
+        assert False, "a read token logged a weigh-in"
+    except urllib.error.HTTPError as error:
+        assert error.code == 403
+    listed.find_element(By.CSS_SELECTOR, "button[aria-label='Revoke Home Assistant']").click()
+    browser.wait(lambda: "Home Assistant" not in listed.text, message="the revoked token is still listed")
+    try:
+        browser.household.call("Profile.GetProfile", {}, token)
+        assert False, "a revoked token still reads"
+    except urllib.error.HTTPError as error:
+        assert error.code == 401
 
 
 def test_after_the_server_restarts_watch_reconnects_and_catches_up(browser):

@@ -1156,8 +1156,55 @@ async function profile() {
     }
   });
   return h('div', {}, h('h1', {}, 'Profile'), section(nameOf(p), form),
+    section('Device tokens', await deviceTokens(p.timeZone)),
     section('Session', h('p', {}, 'Signed in on this tab until you sign out or close it.'),
       h('button', { type: 'button', class: 'secondary', onclick: () => document.dispatchEvent(new CustomEvent('sign-out')) }, 'Sign out')));
+}
+
+const SCOPES = [['TOKEN_SCOPE_READ', 'Read my data'], ['TOKEN_SCOPE_LOG', 'Log records'], ['TOKEN_SCOPE_IMPORT', 'Import history (Health Auto Export)']];
+
+/** The member's device tokens: listed, revoked, and made (the token shown this once). */
+async function deviceTokens(zone) {
+  const list = h('ul', { class: 'tokens' });
+  const line = status();
+  async function refresh() {
+    const { deviceTokens: tokens = [] } = await call('Auth.ListDeviceTokens');
+    list.replaceChildren(...(tokens.length ? tokens.map((token) => h('li', {},
+      h('strong', {}, token.name), ' ',
+      h('span', { class: 'muted' }, (token.scopes || []).map((scope) => f.enumName(scope, 'TOKEN_SCOPE_')).join(', '),
+        ` · made ${f.date(token.createdAtMs, zone)} · `, token.lastUsedAtMs ? `last used ${f.dateTime(token.lastUsedAtMs, zone)}` : 'never used'), ' ',
+      h('button', { type: 'button', class: 'secondary', 'aria-label': `Revoke ${token.name}`, onclick: async () => {
+        await call('Auth.RevokeDeviceToken', { tokenId: token.tokenId });
+        line.textContent = `${token.name} revoked: it stops working at once.`;
+        await refresh();
+      } }, 'Revoke'))) : [h('li', { class: 'muted' }, 'No device tokens.')]));
+  }
+  const shown = h('output', { class: 'token', 'aria-live': 'polite' });
+  const form = h('form', { 'aria-label': 'New device token' },
+    field('Name', h('input', { name: 'name', required: true, maxlength: 64, autocomplete: 'off' }), 'e.g. Home Assistant'),
+    h('fieldset', {}, h('legend', {}, 'What it may do'),
+      SCOPES.map(([value, label]) => h('div', { class: 'check' },
+        h('input', { type: 'checkbox', name: 'scope', value, id: `scope-${value}` }),
+        h('label', { for: `scope-${value}` }, label)))),
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Make token')),
+    shown);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    line.className = 'status';
+    try {
+      const made = await call('Auth.CreateDeviceToken', { name: data.get('name').trim(), scopes: data.getAll('scope') });
+      shown.replaceChildren(h('p', {}, 'Copy it now: it is not shown again. Send it as “Authorization: Bearer …”.'),
+        h('input', { readonly: true, value: made.token, 'aria-label': 'The new token', class: 'token-value' }));
+      form.reset();
+      await refresh();
+    } catch (error) {
+      line.className = 'status error';
+      line.textContent = error.message;
+    }
+  });
+  await refresh();
+  return [list, line, form];
 }
 
 /** The screens by their address (#today …), in the navigation's order. */
@@ -1301,6 +1348,11 @@ tr.you { font-weight: 650; }
 .member-name { overflow-wrap: anywhere; }
 .statement { margin-top: 0.75rem; }
 .not-sharing { background: var(--card); border-left: 4px solid var(--eaten); padding: 0.5rem 0.75rem; margin: 0.25rem 0; }
+
+.tokens { list-style: none; padding: 0; }
+.tokens li { padding: 0.5rem 0; border-bottom: 1px solid var(--line, #ddd); overflow-wrap: anywhere; }
+.token-value { width: 100%; font-family: ui-monospace, monospace; }
+.muted { color: var(--muted); }
 
 """##),
     ]

@@ -12,12 +12,24 @@ struct HouseholdCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
-        let members = try await session.run("see the household") { client throws(WorkoutError) in try await client.household() }
+        let (members, sharing) = try await session.run("see the household") { client throws(WorkoutError) in
+            (try await client.household(), try await client.profile().profile.shareWithHousehold)
+        }
         if output.json {
             try Output.printJSON(members)
             return
         }
         Output.lines(Self.lines(members))
+        Output.lines(Self.notSharing(youShare: sharing))
+    }
+
+    /// Who the leaderboard leaves out, said plainly.
+    static func notSharing(youShare: Bool) -> [String] {
+        var lines = ["Members who do not share are not listed."]
+        if !youShare {
+            lines.append("You do not share: the others do not see you here (`workout profile set --share yes` changes that).")
+        }
+        return lines
     }
 
     /// The leaderboard, most points first.

@@ -34,12 +34,21 @@ struct ProfileSetCommand: AsyncParsableCommand {
     @Option(name: .customLong("last-name"), help: ArgumentHelp("Your last name (\"\" for none).", valueName: "name"))
     var lastName: String?
 
+    @Option(help: ArgumentHelp("Whether the household sees your level, points and streak: yes or no.", valueName: "yes|no"))
+    var share: ShareChoice?
+
     @OptionGroup var output: OutputOptions
+
+    /// `--share`'s values.
+    enum ShareChoice: String, ExpressibleByArgument, CaseIterable {
+        case yes, no
+    }
 
     /// The request fields of `Profile.UpdateProfile` by the option that sets them.
     static let fieldOptions = [
         "age": "--age", "height_cm": "--height", "weight_kg": "--weight", "fitness_goal": "--goal",
         "time_zone": "--zone", "first_name": "--first-name", "last_name": "--last-name",
+        "share_with_household": "--share",
     ]
 
     /// The update the options ask for.
@@ -47,12 +56,13 @@ struct ProfileSetCommand: AsyncParsableCommand {
         ProfileUpdate(
             // `map`, not `?.`: an option not given stays `nil` (keep), `none` becomes `.some(nil)` (clear).
             firstName: firstName, lastName: lastName, age: age.map(\.value), heightCm: height.map(\.value),
-            weightKg: weight.map(\.value), fitnessGoal: goal.map(\.value), timeZone: zone)
+            weightKg: weight.map(\.value), fitnessGoal: goal.map(\.value), timeZone: zone,
+            shareWithHousehold: share.map { $0 == .yes })
     }
 
     func validate() throws {
         guard !update.isEmpty else {
-            throw ValidationError("nothing to change; give at least one of --age, --height, --weight, --goal, --zone, --first-name, --last-name")
+            throw ValidationError("nothing to change; give at least one of --age, --height, --weight, --goal, --zone, --first-name, --last-name, --share")
         }
         if case .set(let value) = height, !value.isFinite { throw ValidationError("--height must be a number of centimetres") }
         if case .set(let value) = weight, !value.isFinite { throw ValidationError("--weight must be a number of kilograms") }

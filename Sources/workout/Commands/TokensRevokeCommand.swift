@@ -8,8 +8,9 @@ struct TokensRevokeCommand: AsyncParsableCommand {
         commandName: "revoke",
         abstract: "Revoke a device token, yours or (admins) any member's (IDs from `workout tokens list`).")
 
-    @Argument(help: ArgumentHelp("The token's ID.", valueName: "id"), transform: IDArgument.parse)
-    var id: UUID
+    @Argument(help: ArgumentHelp("The token's ID, or (for one of yours) its first 4 or more hex digits, as `workout tokens` shows it.", valueName: "id"),
+              transform: { text throws(ValidationError) in try RecordIDPrefix(parsing: text, listing: "`workout tokens`") })
+    var id: RecordIDPrefix
 
     @OptionGroup var output: OutputOptions
 
@@ -22,7 +23,22 @@ struct TokensRevokeCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
-        let id = self.id
+        let prefix = self.id
+        let id: UUID
+        if let whole = prefix.wholeID {
+            id = whole
+        } else {
+            let tokens = try await session.run("list your device tokens") { client throws(WorkoutError) in try await client.deviceTokens() }
+            let matching = tokens.filter { prefix.matches($0.id) }
+            guard let target = matching.first else {
+                throw CLIError(.notFound, "not found: no device token of yours has an ID starting with \"\(prefix)\"; `workout tokens` lists them")
+            }
+            guard matching.count == 1 else {
+                let ids = matching.map { Format.id($0.id) }.joined(separator: ", ")
+                throw CLIError(.usage, "\"\(prefix)\" starts \(matching.count) tokens' IDs (\(ids)); give more digits")
+            }
+            id = target.id
+        }
         let revoked = try await session.run("revoke other members' device tokens") { client throws(WorkoutError) in
             try await client.revokeDeviceToken(id)
         }

@@ -38,6 +38,22 @@ struct AccountTests {
         }
     }
 
+    @Test("profile set --share changes whether the household sees you, and household says who it leaves out")
+    func share() async throws {
+        try await CLIHousehold.with { household in
+            try await household.login()
+            let hidden = try await household.succeed(["profile", "set", "--share", "no"])
+            #expect(hidden.contains("Shares with the household: no"), "\(hidden)")
+            let board = try await household.succeed(["household"])
+            #expect(board.contains("Members who do not share are not listed."), "\(board)")
+            #expect(board.contains("You do not share: the others do not see you here"), "\(board)")
+            let shown = try await household.succeed(["profile", "set", "--share", "yes"])
+            #expect(shown.contains("Shares with the household: yes"), "\(shown)")
+            #expect(!(try await household.succeed(["household"])).contains("You do not share"))
+            #expect(try await household.workout(["profile", "set", "--share", "maybe"]).status == 64)
+        }
+    }
+
     @Test("profile set: values the server refuses exit 65 naming the option; malformed ones exit 64; nothing changes")
     func profileBadInput() async throws {
         try await CLIHousehold.with { household in
