@@ -9,11 +9,6 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer " .. token
 wrk.body = string.format('{"day": {"year": %d, "month": %d, "day": %d}}', y, m, d)
 
-local failures = 0
-function response(status, headers, body)
-  if status ~= 200 then failures = failures + 1 end
-end
-
 function done(summary, latency, requests)
   io.write(string.format('{"ops_per_s": %.1f, "p50_us": %d, "p99_us": %d, "requests": %d, "non_2xx": %d, "errors": %d}\n',
     summary.requests / (summary.duration / 1e6), latency:percentile(50), latency:percentile(99),

@@ -22,8 +22,10 @@ package struct MessageTranscoder: Sendable {
     /// The transcoder of a method whose request is `Request` and whose response (or each stream
     /// message) is `Response`.
     package init<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(_: Request.Type, _: Response.Type) {
+        // Asked once: a dynamic cast per request cost the HTTP face 6 % of a read's server CPU.
+        let assignsIDs = Request.self is any RecordIDAssigning.Type
         decodeRequest = { body, encoding, ids throws(TranscodingError) in
-            let needsMessage = encoding == .json || (ids != nil && Request.self is any RecordIDAssigning.Type)
+            let needsMessage = encoding == .json || (ids != nil && assignsIDs)
             if !needsMessage { return body }
             var message: Request
             do {
@@ -36,7 +38,7 @@ package struct MessageTranscoder: Sendable {
             } catch {
                 throw TranscodingError(requestType: Request.protoMessageName, encoding: encoding, underlying: error)
             }
-            if let ids, var assigning = message as? any RecordIDAssigning {
+            if let ids, assignsIDs, var assigning = message as? any RecordIDAssigning {
                 assigning.assignMissingRecordIDs(ids)
                 if let assigned = assigning as? Request { message = assigned }
             }

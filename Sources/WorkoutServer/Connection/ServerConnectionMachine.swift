@@ -949,8 +949,10 @@ extension ServerConnectionMachine {
         if fields[.transferEncoding] != nil {
             throw HTTPRequestError(.lengthRequired, "chunked request bodies are not accepted: send the body with Content-Length")
         }
-        let lengths = Set(fields[values: .contentLength])
-        guard lengths.count <= 1 else { throw HTTPRequestError(.badRequest, "Content-Length is given twice with different values") }
+        let lengths = fields[values: .contentLength]
+        guard lengths.count <= 1 || Set(lengths).count == 1 else {
+            throw HTTPRequestError(.badRequest, "Content-Length is given twice with different values")
+        }
         guard let lengthText = lengths.first else {
             throw HTTPRequestError(.lengthRequired, "a POST needs Content-Length (send {} for an empty message)")
         }
@@ -960,13 +962,13 @@ extension ServerConnectionMachine {
         if let contentEncoding = fields[.contentEncoding], contentEncoding.lowercased() != "identity" {
             throw HTTPRequestError(.unsupportedMediaType, "compressed request bodies (Content-Encoding \(contentEncoding.prefix(32))) are not accepted")
         }
-        let timeout = try ConnectProtocol.timeoutMilliseconds(fields[HTTPField.Name("Connect-Timeout-Ms")!])
+        let timeout = try ConnectProtocol.timeoutMilliseconds(fields[ConnectProtocol.timeoutField])
         var token: [UInt8]?
         if let authorization = fields[.authorization] {
             token = try BearerToken.parse(authorization)
         }
         var idempotencyKey: String?
-        if let key = fields[HTTPField.Name("Idempotency-Key")!] {
+        if let key = fields[ConnectProtocol.idempotencyKeyField] {
             guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
                 throw HTTPRequestError(.badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters")
             }

@@ -33,6 +33,10 @@ package enum ConnectProtocol {
     /// `application/json`).
     static func mediaType(_ contentType: String?) -> String? {
         guard let contentType else { return nil }
+        // What nearly every client sends, compared as it is: no split, no case folding.
+        if contentType == "application/json" || contentType == "application/proto" || contentType == "application/connect+json" {
+            return contentType
+        }
         let type = contentType.split(separator: ";", maxSplits: 1).first.map { Substring($0).trimmingSpaces } ?? ""
         return type.lowercased()
     }
@@ -127,6 +131,11 @@ package enum ConnectProtocol {
         }
         return Array(body[5...])
     }
+
+    /// The `Connect-Timeout-Ms` field's name.
+    package static let timeoutField = HTTPField.Name("Connect-Timeout-Ms")!
+    /// The `Idempotency-Key` field's name.
+    package static let idempotencyKeyField = HTTPField.Name("Idempotency-Key")!
 
     /// `Connect-Timeout-Ms`: at most 10 digits, as the specification says; `nil` when absent.
     ///

@@ -24,6 +24,7 @@ package struct HTTPRequestParser: Sendable {
         /// Whether the client wants the connection kept after this request: HTTP/1.1 unless
         /// it said `Connection: close`, HTTP/1.0 only if it said `keep-alive`.
         package var keepsAlive: Bool {
+            guard request.headerFields.contains(.connection) else { return minorVersion >= 1 }
             let tokens = request.headerFields[values: .connection].flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingSpaces.lowercased() }
             return minorVersion >= 1 ? !tokens.contains("close") : tokens.contains("keep-alive")
