@@ -37,6 +37,14 @@ import HTTPTypes
 ///    what the transport holds); and the server may ``shed(_:now:)``
 ///    a connection whose place or memory it needs.
 ///
+/// 8. **The HTTP face** (PROTOCOL.md 25): a first byte A–Z other than `W` makes the connection
+///    HTTP/1.1. Requests are cut off by a bounded ``HTTPRequestParser``, one in hand at a time;
+///    a bearer token is resolved once per connection (``ServerConnectionAction/authenticate(token:)``,
+///    answered by ``authenticated(_:now:)``); the body's limit depends on it as a frame's does on
+///    the session; a whole request must arrive within `frameTimeout`; keep-alive idle time and
+///    requests per connection are limits of their own. Calls run as on the binary face; answers
+///    are Connect's (``ConnectProtocol``).
+///
 /// Once ``phase`` is `.closed` every event is ignored.
 package struct ServerConnectionMachine: Sendable {
     /// The settings the rules apply.
