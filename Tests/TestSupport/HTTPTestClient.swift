@@ -60,30 +60,16 @@ package final class HTTPTestClient: @unchecked Sendable {
 
     /// Reads one whole answer (Content-Length or chunked).
     package func readResponse() throws -> Response {
-        let headEnd = try readUntil([0x0D, 0x0A, 0x0D, 0x0A])
-        let head = String(decoding: pending[..<headEnd], as: UTF8.self)
-        pending.removeFirst(headEnd + 4)
-        var lines = head.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw TestConnection.Closed() }
-        let headers = lines.map { line -> (String, String) in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            return (parts[0].lowercased(), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
-        }
-        var response = Response(status: status, headers: headers, body: [])
+        var response = try readStreamHead()
         if let length = response.header("content-length").flatMap(Int.init) {
             try fill(to: length)
             response.body = Array(pending[..<length])
             pending.removeFirst(length)
         } else if response.header("transfer-encoding") == "chunked" {
             while true {
-                let lineEnd = try readUntil([0x0D, 0x0A])
-                let size = Int(String(decoding: pending[..<lineEnd], as: UTF8.self), radix: 16) ?? 0
-                pending.removeFirst(lineEnd + 2)
-                try fill(to: size + 2)
-                response.body += pending[..<size]
-                pending.removeFirst(size + 2)
-                if size == 0 { break }
+                let chunk = try readChunk()
+                if chunk.isEmpty { break }
+                response.body += chunk
             }
         }
         return response
@@ -100,19 +86,19 @@ package final class HTTPTestClient: @unchecked Sendable {
         return chunk
     }
 
-    /// Reads the head of an answer whose body is a stream (its chunks are read with
-    /// ``readChunk()``).
+    /// Reads the head of an answer (a stream's chunks are then read with ``readChunk()``).
     package func readStreamHead() throws -> Response {
         let headEnd = try readUntil([0x0D, 0x0A, 0x0D, 0x0A])
         let head = String(decoding: pending[..<headEnd], as: UTF8.self)
         pending.removeFirst(headEnd + 4)
         var lines = head.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw TestConnection.Closed() }
         let headers = lines.map { line -> (String, String) in
             let parts = line.split(separator: ":", maxSplits: 1)
             return (parts[0].lowercased(), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
         }
-        return Response(status: Int(statusLine[1]) ?? 0, headers: headers, body: [])
+        return Response(status: status, headers: headers, body: [])
     }
 
     /// Calls a unary method with a JSON body; returns its answer, or throws its failure as a

@@ -318,12 +318,12 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
         }
         var kcal = 0.0
         if let energy = attributes["totalEnergyBurned"].flatMap(Double.init) {
-            guard let value = Self.kilocalories(energy, unit: attributes["totalEnergyBurnedUnit"] ?? "kcal") else {
+            guard let value = HealthUnits.kilocalories(energy, unit: attributes["totalEnergyBurnedUnit"] ?? "kcal") else {
                 return skip("a workout's energy in an unknown unit", kind: .workout, at: pending.line)
             }
             kcal = value
         } else if let statistics = pending.statisticsEnergy {
-            kcal = Self.kilocalories(statistics.value, unit: statistics.unit) ?? 0
+            kcal = HealthUnits.kilocalories(statistics.value, unit: statistics.unit) ?? 0
         }
         let zone = pending.timeZone.flatMap { TimeZone(identifier: $0) == nil ? nil : $0 } ?? start.zoneName
         let source = attributes["sourceName"] ?? ""
@@ -346,13 +346,8 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
             return skip("a body mass record without a numeric value", kind: .weight, at: line)
         }
         let unit = attributes["unit"] ?? "kg"
-        let kilograms: Double
-        switch unit {
-        case "kg": kilograms = value
-        case "lb": kilograms = value * 0.45359237
-        case "g": kilograms = value / 1_000
-        case "st": kilograms = value * 6.35029318
-        default: return skip("a body mass in an unknown unit \"\(unit)\"", kind: .weight, at: line)
+        guard let kilograms = HealthUnits.kilograms(value, unit: unit) else {
+            return skip("a body mass in an unknown unit \"\(unit)\"", kind: .weight, at: line)
         }
         let source = attributes["sourceName"] ?? ""
         let id = ImportRecordID.derived(
@@ -393,13 +388,13 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
         var entry = food[key] ?? FoodEntry(source: source, start: startText, time: start, line: pending.line)
         switch pending.type {
         case "HKQuantityTypeIdentifierDietaryEnergyConsumed":
-            guard let kcal = Self.kilocalories(value, unit: attributes["unit"] ?? "kcal") else {
+            guard let kcal = HealthUnits.kilocalories(value, unit: attributes["unit"] ?? "kcal") else {
                 return skip("dietary energy in an unknown unit", kind: .meal, at: pending.line)
             }
             entry.kcal += kcal
-        case "HKQuantityTypeIdentifierDietaryProtein": entry.proteinG += Self.grams(value, unit: attributes["unit"])
-        case "HKQuantityTypeIdentifierDietaryCarbohydrates": entry.carbsG += Self.grams(value, unit: attributes["unit"])
-        default: entry.fatG += Self.grams(value, unit: attributes["unit"])
+        case "HKQuantityTypeIdentifierDietaryProtein": entry.proteinG += HealthUnits.grams(value, unit: attributes["unit"])
+        case "HKQuantityTypeIdentifierDietaryCarbohydrates": entry.carbsG += HealthUnits.grams(value, unit: attributes["unit"])
+        default: entry.fatG += HealthUnits.grams(value, unit: attributes["unit"])
         }
         if let name = pending.metadata["HKFoodType"] ?? pending.metadata["HKMetadataKeyFoodType"], !name.isEmpty { entry.foodName = name }
         if let meal = pending.metadata["HKFoodMeal"] ?? pending.metadata["Meal"] ?? pending.metadata["meal"] { entry.mealHint = meal }
@@ -446,25 +441,6 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
 
     // MARK: Units
 
-    private static func kilocalories(_ value: Double, unit: String) -> Double? {
-        switch unit {
-        case "kcal", "Cal", "cal_th": value
-        case "kJ": value / 4.184
-        case "cal": value / 1_000
-        case "J": value / 4_184
-        default: nil
-        }
-    }
-
-    private static func grams(_ value: Double, unit: String?) -> Double {
-        switch unit {
-        case "mg": value / 1_000
-        case "kg": value * 1_000
-        case "oz": value * 28.349523125
-        default: value
-        }
-    }
-
     private static func mealType(hint: String?, hour: Int) -> MealType {
         switch hint?.lowercased() {
         case "breakfast": return .breakfast
@@ -473,11 +449,11 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
         case "snack", "snacks": return .snack
         default: break
         }
-        switch hour {
-        case 4..<11: return .breakfast
-        case 11..<16: return .lunch
-        case 17..<22: return .dinner
-        default: return .snack
+        switch HealthUnits.mealSlot(hour: hour) {
+        case .breakfast: return .breakfast
+        case .lunch: return .lunch
+        case .dinner: return .dinner
+        case .snack: return .snack
         }
     }
 }

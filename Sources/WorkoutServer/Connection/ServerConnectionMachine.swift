@@ -824,31 +824,31 @@ extension ServerConnectionMachine {
     }
 
     private mutating func receivedHTTP(_ bytes: UnsafeRawBufferPointer, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
-        guard var exchange = http else { return }
+        guard let running = http?.isRunning else { return }
         // Nothing more is read once the answer that ends the connection is decided.
-        if phase == .draining, !exchange.isRunning { return }
-        exchange.parser.append(bytes)
-        http = exchange
+        if phase == .draining, !running { return }
+        http!.parser.append(bytes)
         advanceHTTP(now: now, &actions)
     }
 
     /// Reads what the parser holds as far as it goes: a head, its session, its body, its call.
+    ///
+    /// The exchange is changed in place (`http!`), never through a copy: a copy would share the
+    /// parser's buffer, and each change would then copy the buffer whole.
     private mutating func advanceHTTP(now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
-        while phase == .open || phase == .draining, var exchange = http {
-            switch exchange.stage {
+        while phase == .open || phase == .draining, let stage = http?.stage {
+            switch stage {
             case .awaitingHead:
                 if phase == .draining { return }
                 let head: HTTPRequestParser.Head?
                 do {
-                    head = try exchange.parser.nextHead()
+                    head = try http!.parser.nextHead()
                 } catch {
-                    http = exchange
                     refuseHTTP(error.status, CallFailure(ConnectProtocol.status(for: error.status), error.message), &actions)
                     return
                 }
                 guard let head else {
-                    http = exchange
-                    if exchange.parser.bufferedByteCount == 0 {
+                    if http!.parser.bufferedByteCount == 0 {
                         incompleteFrameSince = nil
                     } else if incompleteFrameSince == nil {
                         incompleteFrameSince = now
@@ -865,34 +865,29 @@ extension ServerConnectionMachine {
                 do {
                     guard let planned = try planRequest(head) else {
                         // A file answered at once; the next request may follow.
-                        exchange.stage = .awaitingHead
-                        exchange.requestsServed += 1
-                        http = exchange
+                        http!.requestsServed += 1
                         incompleteFrameSince = nil
                         lastCallActivity = now
-                        if !head.keepsAlive || exchange.requestsServed >= limits.maxHTTPRequestsPerConnection, phase == .open {
+                        if !head.keepsAlive || http!.requestsServed >= limits.maxHTTPRequestsPerConnection, phase == .open {
                             phase = .draining
                         }
                         continue
                     }
                     plan = planned
                 } catch {
-                    http = exchange
                     refuseHTTP(error.status, CallFailure(ConnectProtocol.status(for: error.status), error.message), &actions)
                     return
                 }
-                if let token = plan.token, token == exchange.sessionToken {
+                if let token = plan.token, token == http!.sessionToken {
                     plan.authorized = true
-                    exchange.stage = .readingBody(plan)
+                    http!.stage = .readingBody(plan)
                 } else if let token = plan.token {
-                    exchange.stage = .authenticating(plan)
-                    http = exchange
+                    http!.stage = .authenticating(plan)
                     actions.append(.authenticate(token: token))
                     return
                 } else {
-                    exchange.stage = .readingBody(plan)
+                    http!.stage = .readingBody(plan)
                 }
-                http = exchange
             case .authenticating:
                 return
             case .readingBody(let plan):
@@ -902,18 +897,13 @@ extension ServerConnectionMachine {
                     refuseHTTP(.contentTooLarge, CallFailure(.resourceExhausted, "the body (\(plan.contentLength) bytes) is larger than \(limit) bytes, the limit\(hint)"), &actions)
                     return
                 }
-                guard let body = exchange.parser.takeBody(plan.contentLength) else {
-                    http = exchange
-                    return
-                }
-                exchange.parser.trim(keeping: limits.maxHTTPHeadBytes)
-                http = exchange
-                incompleteFrameSince = exchange.parser.bufferedByteCount > 0 ? now : nil
+                guard let body = http!.parser.takeBody(plan.contentLength) else { return }
+                http!.parser.trim(keeping: limits.maxHTTPHeadBytes)
+                incompleteFrameSince = http!.parser.bufferedByteCount > 0 ? now : nil
                 startHTTPCall(plan, body: body, now: now, &actions)
             case .running:
-                if exchange.parser.bufferedByteCount > limits.maxHTTPHeadBytes, !exchange.holdsReading {
-                    exchange.holdsReading = true
-                    http = exchange
+                if http!.parser.bufferedByteCount > limits.maxHTTPHeadBytes, !http!.holdsReading {
+                    http!.holdsReading = true
                     actions.append(.pauseReading)
                 }
                 return

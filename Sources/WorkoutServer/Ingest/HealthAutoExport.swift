@@ -59,7 +59,7 @@ package struct HealthAutoExport: Sendable {
             case "weight_body_mass", "body_mass":
                 for point in points {
                     guard let qty = point.qty, let time = point.date.flatMap(Stamp.init),
-                          let kilograms = Self.kilograms(qty, unit: metric.units ?? "kg")
+                          qty.isFinite, let kilograms = HealthUnits.kilograms(qty, unit: metric.units ?? "kg")
                     else {
                         skipped[name, default: 0] += 1
                         continue
@@ -84,14 +84,14 @@ package struct HealthAutoExport: Sendable {
                     let unit = metric.units ?? ""
                     switch name {
                     case "dietary_energy":
-                        guard let kcal = Self.kilocalories(qty, unit: unit) else {
+                        guard let kcal = HealthUnits.kilocalories(qty, unit: unit) else {
                             skipped[name, default: 0] += 1
                             continue
                         }
                         entry.kcal += kcal
-                    case "protein": entry.proteinG += Self.grams(qty, unit: unit)
-                    case "carbohydrates": entry.carbsG += Self.grams(qty, unit: unit)
-                    default: entry.fatG += Self.grams(qty, unit: unit)
+                    case "protein": entry.proteinG += HealthUnits.grams(qty, unit: unit)
+                    case "carbohydrates": entry.carbsG += HealthUnits.grams(qty, unit: unit)
+                    default: entry.fatG += HealthUnits.grams(qty, unit: unit)
                     }
                     food[key] = entry
                 }
@@ -120,7 +120,12 @@ package struct HealthAutoExport: Sendable {
             item.fatG = (entry.fatG * 10).rounded() / 10
             var meal = Workout_V1_Meal()
             meal.id = Self.derivedID("meal|\(key.source)|\(key.time)")
-            meal.mealType = Self.mealType(hour: entry.time.hour)
+            meal.mealType = switch HealthUnits.mealSlot(hour: entry.time.hour) {
+            case .breakfast: .breakfast
+            case .lunch: .lunch
+            case .dinner: .dinner
+            case .snack: .snack
+            }
             meal.eatenAtMs = entry.time.milliseconds
             meal.items = [item]
             var record = Workout_V1_ImportRecord()
@@ -146,7 +151,7 @@ package struct HealthAutoExport: Sendable {
             converted.durationSeconds = UInt32(min(seconds.rounded(), Double(UInt32.max)))
             converted.performedAtMs = start.milliseconds
             let energy = workout.activeEnergyBurned ?? workout.activeEnergy
-            if let energy, let qty = energy.qty, let kcal = Self.kilocalories(qty, unit: energy.units ?? "kcal") {
+            if let energy, let qty = energy.qty, qty.isFinite, qty >= 0, let kcal = HealthUnits.kilocalories(qty, unit: energy.units ?? "kcal") {
                 converted.caloriesBurned = (kcal * 10).rounded() / 10
             }
             converted.notes = "Health Auto Export"
@@ -262,44 +267,6 @@ package struct HealthAutoExport: Sendable {
         name.unicodeScalars.removeAll { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
         while name.utf8.count > 64 { name.removeLast() }
         return name
-    }
-
-    private static func kilograms(_ value: Double, unit: String) -> Double? {
-        guard value.isFinite else { return nil }
-        switch unit.lowercased() {
-        case "kg": return value
-        case "lb", "lbs": return value * 0.45359237
-        case "g": return value / 1_000
-        case "st": return value * 6.35029318
-        default: return nil
-        }
-    }
-
-    private static func kilocalories(_ value: Double, unit: String) -> Double? {
-        guard value.isFinite, value >= 0 else { return nil }
-        switch unit {
-        case "kcal", "Cal", "cal_th": return value
-        case "kJ", "kj": return value / 4.184
-        default: return nil
-        }
-    }
-
-    private static func grams(_ value: Double, unit: String) -> Double {
-        switch unit {
-        case "mg": value / 1_000
-        case "kg": value * 1_000
-        case "oz": value * 28.349523125
-        default: value
-        }
-    }
-
-    private static func mealType(hour: Int) -> Workout_V1_MealType {
-        switch hour {
-        case 4..<11: .breakfast
-        case 11..<16: .lunch
-        case 17..<22: .dinner
-        default: .snack
-        }
     }
 
     /// A name-based id (16 bytes shaped as a version-8 UUID) of a record of this source.

@@ -19,15 +19,7 @@ struct AdminRevokeInviteCommand: AsyncParsableCommand {
         defer { session.close() }
         let prefix = self.id
         let invites = try await session.run("revoke invites") { client throws(WorkoutError) in try await client.invites(includeInactive: true) }
-        let matching = invites.filter { prefix.matches($0.id) }
-        guard let target = matching.first else {
-            throw CLIError(.notFound, "not found: no invite has an ID starting with \"\(prefix)\"; `workout admin invites --all` lists them")
-        }
-        guard matching.count == 1 else {
-            let ids = matching.map { Format.id($0.id) }.joined(separator: ", ")
-            throw CLIError(.usage, "\"\(prefix)\" starts \(matching.count) invites' IDs (\(ids)); give more digits")
-        }
-        let id = target.id
+        let id = try prefix.unique(in: invites, id: \.id, none: "no invite", plural: "invites'", listing: "`workout admin invites --all`").id
         let invite = try await session.run("revoke invites") { client throws(WorkoutError) in try await client.revokeInvite(id) }
         if output.json {
             try Output.printJSON(invite)

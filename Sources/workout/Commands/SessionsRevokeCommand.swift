@@ -27,14 +27,7 @@ struct SessionsRevokeCommand: AsyncParsableCommand {
         defer { session.close() }
         let prefix = self.id
         let sessions = try await session.run("end sessions") { client throws(WorkoutError) in try await client.sessions() }
-        let matching = sessions.filter { prefix.matches($0.id) }
-        guard let target = matching.first else {
-            throw CLIError(.notFound, "not found: no session of yours has an ID starting with \"\(prefix)\"; `workout sessions` lists them")
-        }
-        guard matching.count == 1 else {
-            let ids = matching.map { Format.id($0.id) }.joined(separator: ", ")
-            throw CLIError(.usage, "\"\(prefix)\" starts \(matching.count) sessions' IDs (\(ids)); give more digits")
-        }
+        let target = try prefix.unique(in: sessions, id: \.id, none: "no session of yours", plural: "sessions'", listing: "`workout sessions`")
         let id = target.id
         try await session.run("end sessions") { client throws(WorkoutError) in try await client.revokeSession(id) }
         let wasThisMachine = target.isCurrent

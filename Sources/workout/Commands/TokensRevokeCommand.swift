@@ -29,15 +29,7 @@ struct TokensRevokeCommand: AsyncParsableCommand {
             id = whole
         } else {
             let tokens = try await session.run("list your device tokens") { client throws(WorkoutError) in try await client.deviceTokens() }
-            let matching = tokens.filter { prefix.matches($0.id) }
-            guard let target = matching.first else {
-                throw CLIError(.notFound, "not found: no device token of yours has an ID starting with \"\(prefix)\"; `workout tokens` lists them")
-            }
-            guard matching.count == 1 else {
-                let ids = matching.map { Format.id($0.id) }.joined(separator: ", ")
-                throw CLIError(.usage, "\"\(prefix)\" starts \(matching.count) tokens' IDs (\(ids)); give more digits")
-            }
-            id = target.id
+            id = try prefix.unique(in: tokens, id: \.id, none: "no device token of yours", plural: "tokens'", listing: "`workout tokens`").id
         }
         let revoked = try await session.run("revoke other members' device tokens") { client throws(WorkoutError) in
             try await client.revokeDeviceToken(id)

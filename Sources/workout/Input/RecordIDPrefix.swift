@@ -52,4 +52,26 @@ struct RecordIDPrefix: Sendable, Equatable, CustomStringConvertible {
     func matches(_ id: UUID) -> Bool {
         id.uuidString.lowercased().filter { $0 != "-" }.hasPrefix(digits)
     }
+
+    /// The one item of `items` whose ID starts with these digits.
+    ///
+    /// - Parameters:
+    ///   - noun: What the items are, for the messages: "no session of yours" (`none`) and
+    ///     "sessions'" (`plural`).
+    ///   - listing: The command that lists them, e.g. "`workout sessions`".
+    /// - Throws: ``CLIError`` not found (exit 66) when none matches, usage (exit 64) when
+    ///   several do, naming them.
+    func unique<Item>(
+        in items: [Item], id: (Item) -> UUID, none: String, plural: String, listing: String
+    ) throws(CLIError) -> Item {
+        let matching = items.filter { matches(id($0)) }
+        guard let target = matching.first else {
+            throw CLIError(.notFound, "not found: \(none) has an ID starting with \"\(self)\"; \(listing) lists them")
+        }
+        guard matching.count == 1 else {
+            let ids = matching.map { Format.id(id($0)) }.joined(separator: ", ")
+            throw CLIError(.usage, "\"\(self)\" starts \(matching.count) \(plural) IDs (\(ids)); give more digits")
+        }
+        return target
+    }
 }
