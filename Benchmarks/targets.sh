@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# targets.sh — measures every performance target of workout-bench against the yardstick in one
+# targets.sh — measures every performance target of workout-bench against the yardsticks in one
 # run, on this machine, and prints the table of ratios (markdown) on stdout.
 #   OUT  directory for the JSON files (default: a new temporary directory, printed)
 #   DUR  seconds per measurement (default 5)
-#   ANCHORS  the yardstick's directory, holding yardstick.sh (required; not in this repository)
+#   BIN  the release build's directory, with workoutd and workout-bench (default .build/release)
+#   ANCHORS  the yardstick's directory, holding yardstick.sh (required; not in this repository),
+#        and pg_yardstick.sh, which runs when PostgreSQL 15 is installed (its ratios join the table)
 # Needs a release build of workoutd and workout-bench, and what yardstick.sh needs
-# (gcc, redis-server, redis-tools). Takes about 5 minutes (the 1,000-member preload is most).
+# (gcc, redis-server, redis-tools). Takes about 6 minutes (the 1,000-member preload is most).
+# A first shape after a cold start read 33k where the same shape warm read 75k: a warm-up run,
+# not measured, goes first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DUR=${DUR:-5}
 OUT=${OUT:-$(mktemp -d)}
+BIN=${BIN:-.build/release}
 [ -n "${ANCHORS:-}" ] && [ -x "$ANCHORS/yardstick.sh" ] || {
   echo "$(basename "$0"): set ANCHORS to the yardstick's directory: it holds yardstick.sh, the C echo server" >&2
   echo "and Redis baseline every figure is a ratio to, and is not part of this repository" >&2
   exit 64
 }
-B=.build/release/workout-bench
-[ -x "$B" ] && [ -x .build/release/workoutd ] || { echo "build first: swift build -c release --product workoutd && swift build -c release --product workout-bench" >&2; exit 1; }
+B=$BIN/workout-bench
+[ -x "$B" ] && [ -x "$BIN/workoutd" ] || { echo "build first: swift build -c release --product workoutd && swift build -c release --product workout-bench" >&2; exit 1; }
 mkdir -p "$OUT"
 echo "results in $OUT" >&2
 
@@ -27,6 +32,13 @@ bench() { # name args...
 }
 
 DUR=$DUR "$ANCHORS/yardstick.sh" >"$OUT/yardstick.json"
+if [ -x /usr/lib/postgresql/15/bin/postgres ] && [ -x "$ANCHORS/pg_yardstick.sh" ]; then
+  DUR=$DUR "$ANCHORS/pg_yardstick.sh" >"$OUT/pg_yardstick.json" || echo "   (pg_yardstick.sh failed: its ratios are left out)" >&2
+else
+  echo "== PostgreSQL 15 or pg_yardstick.sh missing: its ratios are left out" >&2
+fi
+echo "== warm-up (not measured)" >&2
+"$B" --duration 3 --warmup 1 --quiet --scenario meals-day --connections 64 --pipeline 1 >/dev/null 2>&1 || true
 bench md_c64_d1 --scenario meals-day --connections 64 --pipeline 1
 bench md_c64_d16 --scenario meals-day --connections 64 --pipeline 16
 bench md_c1_d1 --scenario meals-day --connections 1 --pipeline 1
@@ -70,6 +82,23 @@ r = ops(big) / base
 row("meals-day", "1,000 members", "≥ 0.8× the 100-member run", f"{r:.2f}×", r >= 0.8, f"{ops(big):,.0f} vs {base:,.0f} ops/s")
 rss = idle["rss_anon_bytes"] / 2**20 if idle else float("nan"); r = ops(idle) / base
 row("any", "1,000 idle connections", "RSS anon ≤ 64 MiB, throughput within 10 %", f"{rss:.1f} MiB, {r:.2f}×", rss <= 64 and r >= 0.9, f"{ops(idle):,.0f} vs {base:,.0f} ops/s")
+try: pg = json.load(open(os.path.join(out, "pg_yardstick.json")))
+except Exception: pg = None
+# Issue 29: durable writes against PostgreSQL doing the same transaction, and Redis AOF.
+r = lw1["p50_us"] / a1["p50_us"] if lw1 else float("nan")
+row("log-weight", "1×1 durable", "p50 ≤ 2× redis_zadd_aof_c1_d1 p50 (issue 29)", f"{r:.2f}×", r <= 2, f"p50 {lw1['p50_us'] if lw1 else '?'} vs {a1['p50_us']} µs")
+r = ops(lw64) / a64["ops_per_s"]
+row("log-weight", "64×1 durable", "≥ 0.5× redis_zadd_aof_c64_d1 (issue 29)", f"{r:.2f}×", r >= 0.5, f"{ops(lw64):,.0f} vs {a64['ops_per_s']:,.0f} ops/s")
+r = ops(lwo) / a64["ops_per_s"]
+row("log-workout", "64×1 durable", "≥ 0.35× redis_zadd_aof_c64_d1 (issue 29)", f"{r:.2f}×", r >= 0.35, f"{ops(lwo):,.0f} vs {a64['ops_per_s']:,.0f} ops/s")
+if pg:
+    p1, p64, pr = pg["pg_log_weight_c1"], pg["pg_log_weight_c64"], pg["pg_meals_day_c64"]
+    r = lw1["p50_us"] / p1["p50_us"] if lw1 else float("nan")
+    row("log-weight", "1×1 durable", "p50 ≤ PostgreSQL's p50", f"{r:.2f}×", r <= 1, f"p50 {lw1['p50_us'] if lw1 else '?'} vs {p1['p50_us']} µs")
+    r = ops(lw64) / p64["ops_per_s"]
+    row("log-weight", "64×1 durable", "≥ 3× PostgreSQL", f"{r:.2f}×", r >= 3, f"{ops(lw64):,.0f} vs {p64['ops_per_s']:,.0f} ops/s")
+    r = ops(md1) / pr["ops_per_s"]
+    row("meals-day", "64×1", "ahead of PostgreSQL", f"{r:.2f}×", r >= 1, f"{ops(md1):,.0f} vs {pr['ops_per_s']:,.0f} ops/s")
 print("| scenario | shape | target | measured | | figures |")
 print("|---|---|---|---|---|---|")
 print("\n".join(rows))

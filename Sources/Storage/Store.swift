@@ -34,11 +34,19 @@ public final class Store: Sendable {
     /// - Parameters:
     ///   - directory: the data directory (created with mode 0700).
     ///   - schema: the tables and migrations.
-    ///   - configuration: LMDB sizes; durable commits unless its flags say otherwise.
+    ///   - configuration: LMDB sizes and flags. Commits are durable unless the flags have
+    ///     `.noSync`; the store adds `.noMetaSync` (a commit syncs its data pages, and its meta
+    ///     page becomes durable with the next sync, which the writer waits for: one barrier a
+    ///     commit instead of two).
     /// - Throws: ``StorageError``: `dataDirectory` when the directory cannot be created or
     ///   written, `notAStore` when it holds something else, `schemaTooNew`, `migrationFailed`.
-    public init(directory: String, schema: Schema, configuration: Environment.Configuration = .init()) throws {
-        try Store.prepareDirectory(directory, readOnly: configuration.flags.contains(.readOnly))
+    public init(directory: String, schema: Schema, configuration requested: Environment.Configuration = .init()) throws {
+        var configuration = requested
+        let readOnly = configuration.flags.contains(.readOnly)
+        // One barrier a commit: the writer answers a batch once the next sync made it durable
+        // (GroupCommitWriter's rule 3, README rule 3).
+        if !readOnly && !configuration.flags.contains(.noSync) { configuration.flags.insert(.noMetaSync) }
+        try Store.prepareDirectory(directory, readOnly: readOnly)
         let environment: Environment
         do {
             environment = try Environment(path: directory, configuration: configuration)
@@ -54,6 +62,8 @@ public final class Store: Sendable {
             self.meta = opened.meta
             self.databases = opened.databases
             self.versionAtOpen = opened.version
+            // The opening transaction (tables, migrations) is durable before the store is used.
+            if !readOnly { try environment.sync() }
         } catch {
             environment.close()
             throw error

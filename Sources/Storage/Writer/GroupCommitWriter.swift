@@ -15,8 +15,12 @@ import SystemCalls
 ///    is first applied without nested transactions (the common case: every operation
 ///    succeeds); when one fails, the transaction is aborted and the batch applied again with
 ///    each operation in its own nested transaction.
-/// 3. No caller hears success before the batch's commit has returned, so an acknowledged
-///    write is durable.
+/// 3. No caller hears back before its batch is durable: before the batch's commit has
+///    returned, and, when the environment defers its meta page's sync (`.noMetaSync`), before
+///    the next sync of the data file (the next batch's commit, or ``Environment/sync()`` when
+///    no batch waits). A commit then costs one barrier instead of two (the data pages' sync,
+///    then the meta page's), and an acknowledged write is still durable. Failures wait too:
+///    they may have seen the batch before them.
 /// 4. An operation may run more than once (when the map grows, the whole batch is applied
 ///    again), so it must have no effects outside its transaction.
 /// 5. Completions run on the writer's queue: they must be short and must not wait for
@@ -28,6 +32,8 @@ import SystemCalls
 ///    writer simply tries each batch.
 public final class GroupCommitWriter: Sendable {
     private let environment: Environment
+    /// Whether a commit makes its batch durable by itself (rule 3): not with `.noMetaSync`.
+    private let commitIsDurable: Bool
     private let queue: DispatchQueue
     private let maxBatchSize: Int
     private let state = Mutex(State())
@@ -57,6 +63,7 @@ public final class GroupCommitWriter: Sendable {
     public init(environment: Environment, maxBatchSize: Int = 1024, label: String = "workout.storage.writer") {
         precondition(maxBatchSize > 0, "maxBatchSize must be positive")
         self.environment = environment
+        self.commitIsDurable = !environment.configuration.flags.contains(.noMetaSync)
         self.maxBatchSize = maxBatchSize
         self.queue = DispatchQueue(label: label, qos: .userInitiated)
     }
@@ -133,6 +140,8 @@ public final class GroupCommitWriter: Sendable {
     // MARK: The writer's queue
 
     private func drain() {
+        // Completions of batches committed but not yet durable (rule 3), with their outcomes.
+        var awaitingSync: [(PendingWrite, (any Error)?)] = []
         while true {
             let batch: [PendingWrite] = state.withLock { state in
                 let count = min(state.pending.count, maxBatchSize)
@@ -140,9 +149,53 @@ public final class GroupCommitWriter: Sendable {
                 if count == 0 { state.draining = false }
                 return Array(state.pending.prefix(count))
             }
-            if batch.isEmpty { return }
-            commit(batch)
+            if batch.isEmpty {
+                // No batch waits whose commit would sync the data file: sync it now.
+                if !awaitingSync.isEmpty { finishAfterSync(awaitingSync) }
+                return
+            }
+            let outcome = commit(batch)
+            if outcome.synced {
+                // This commit synced the data file, and with it every earlier meta page.
+                finish(awaitingSync)
+                awaitingSync = []
+            } else if outcome.failed, !awaitingSync.isEmpty {
+                // Whether the failed commit synced anything is unknown: sync now.
+                finishAfterSync(awaitingSync)
+                awaitingSync = []
+            }
+            let completions = Array(zip(batch, outcome.errors))
+            // With nothing awaiting a sync, everything committed before is durable: a batch
+            // that committed nothing can be answered now.
+            if commitIsDurable || outcome.failed || (!outcome.synced && awaitingSync.isEmpty) {
+                finish(completions)
+            } else {
+                awaitingSync += completions
+            }
         }
+    }
+
+    /// Completes each caller with its outcome.
+    private func finish(_ completions: [(PendingWrite, (any Error)?)]) {
+        for (pending, error) in completions { pending.finish(error) }
+    }
+
+    /// Syncs the data file (making every committed meta page durable), then completes each
+    /// caller: with its outcome, or with the sync's error when the sync failed.
+    private func finishAfterSync(_ completions: [(PendingWrite, (any Error)?)]) {
+        var syncError: (any Error)?
+        do {
+            try environment.sync()
+        } catch {
+            syncError = StorageError(lackOfSpace: error) { [environment] in
+                try? SystemCall.availableBytes(onFileSystemOf: environment.path)
+            } ?? error
+        }
+        counters.withLock { stats in
+            stats.idleSyncs += 1
+            if syncError != nil { stats.failedOperations += completions.count }
+        }
+        for (pending, error) in completions { pending.finish(syncError ?? error) }
     }
 
     /// Applies every operation of `batch` in the one write transaction itself, and commits.
@@ -189,7 +242,16 @@ public final class GroupCommitWriter: Sendable {
         }
     }
 
-    private func commit(_ batch: [PendingWrite]) {
+    /// What a commit did: each operation's error, whether the commit returned (so the data
+    /// file was synced), whether it failed as a whole.
+    private struct CommitOutcome {
+        var errors: [(any Error)?]
+        var synced: Bool
+        var failed: Bool
+    }
+
+    /// Applies and commits `batch`; completes no caller (``drain()`` does, rule 3).
+    private func commit(_ batch: [PendingWrite]) -> CommitOutcome {
         var failures = [(any Error)?](repeating: nil, count: batch.count)
         var commitError: (any Error)?
         var committed = true
@@ -232,17 +294,19 @@ public final class GroupCommitWriter: Sendable {
                 stats.storageFullSince = nil
             }
         }
-        for (position, pending) in batch.enumerated() {
-            pending.finish(commitError ?? failures[position])
-        }
+        return CommitOutcome(
+            errors: failures.map { commitError ?? $0 }, synced: committed && commitError == nil, failed: commitError != nil)
     }
 }
 
 /// What the writer has done since it started.
 public struct WriterStatistics: Sendable, Hashable {
-    /// Commits (each one fsync), including failed ones; a batch of one failing operation
-    /// commits nothing.
+    /// Commits (each one sync of the data file, and one of the meta page unless it is
+    /// deferred), including failed ones; a batch of one failing operation commits nothing.
     public var commits = 0
+    /// Syncs of the data file made when no batch waited, to make the last commit durable
+    /// (only when the meta page's sync is deferred, `.noMetaSync`).
+    public var idleSyncs = 0
     /// Batches applied a second time, each operation in its own nested transaction, because
     /// one of their operations failed (rule 2): a client whose writes keep failing costs
     /// each batch it joins twice the work, never more.
