@@ -187,9 +187,7 @@ public final class GroupCommitWriter: Sendable {
         do {
             try environment.sync()
         } catch {
-            syncError = StorageError(lackOfSpace: error) { [environment] in
-                try? SystemCall.availableBytes(onFileSystemOf: environment.path)
-            } ?? error
+            syncError = named(error)
         }
         counters.withLock { stats in
             stats.idleSyncs += 1
@@ -242,6 +240,14 @@ public final class GroupCommitWriter: Sendable {
         }
     }
 
+    /// A failed commit's or sync's error as callers hear it: a lack of space as
+    /// ``StorageError/Code/storageFull`` (rule 6), anything else as it was thrown.
+    private func named(_ error: any Error) -> any Error {
+        StorageError(lackOfSpace: error) { [environment] in
+            try? SystemCall.availableBytes(onFileSystemOf: environment.path)
+        } ?? error
+    }
+
     /// What a commit did: each operation's error, whether the commit returned (so the data
     /// file was synced), whether it failed as a whole.
     private struct CommitOutcome {
@@ -272,9 +278,7 @@ public final class GroupCommitWriter: Sendable {
                 }
             }
         } catch {
-            commitError = StorageError(lackOfSpace: error) { [environment] in
-                try? SystemCall.availableBytes(onFileSystemOf: environment.path)
-            } ?? error
+            commitError = named(error)
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         let full = (commitError as? StorageError)?.code == .storageFull
