@@ -102,7 +102,7 @@ struct StatusCommand: AsyncParsableCommand {
             var summary = "Outbox:   \(Format.count(pending.count, "write")) \(pending.count == 1 ? "waits" : "wait") to be sent"
             if refused > 0 { summary += " (\(refused) refused by the server)" }
             lines.append(summary + "; `workout sync` sends them")
-            lines += pending.map { "  " + PendingEntryReport.line($0, zone: zone) }
+            lines += pending.map { "  " + PendingEntryReport.line($0, server: credentials.server, zone: zone) }
         }
         Output.lines(lines)
     }

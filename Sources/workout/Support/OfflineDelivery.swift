@@ -62,8 +62,9 @@ struct OfflineDelivery {
             Output.line("Cancelled #\(removed.id) in the outbox, the \(noun) that was never sent: nothing is sent for it. \(Format.count(pending, "write")) \(pending == 1 ? "waits" : "wait") in the outbox.")
             return
         }
-        if let refusal = entry?.refusal {
-            Output.line("Not sent: the server refused the \(noun): \(refusal). It waits in the outbox as #\(entry!.id); `workout sync --discard \(entry!.id)` drops it.")
+        if let entry, let refusal = entry.refusal {
+            let reason = RefusedWrite.message(refusal, of: entry.write, server: server, zone: TimeZone.current)
+            Output.line("Not sent: the server refused the \(noun): \(reason). It waits in the outbox as #\(entry.id); `workout sync --discard \(entry.id)` drops it.")
             return
         }
         let why = reason.map { CLIError($0, context: .init(server: server, action: "log")).message } ?? "earlier writes wait"
