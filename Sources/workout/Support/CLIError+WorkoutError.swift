@@ -42,8 +42,10 @@ extension CLIError {
             if let wireField, let words = Self.boundsInOptionWords[wireField] {
                 // A field whose wire unit is not the option's (seconds, milliseconds since 1970).
                 text = "invalid input: \(words)"
-            } else if let wireField, let option = context.fieldOptions[wireField], let named = error.field, detail.hasPrefix(named + " ") {
-                // The command's own option for the field: named in its place ("--age must be …").
+            } else if let wireField, let option = context.fieldOptions[wireField] ?? Self.fieldOptions[wireField],
+                      let named = error.field, detail.hasPrefix(named + " ") {
+                // The option for the field, the command's own first: named in its place ("--age
+                // must be …"), the field's unit being the option's.
                 text = "invalid input: \(option)" + detail.dropFirst(named.count)
             } else if let wireField, let option = context.fieldOptions[wireField] ?? Self.option(forField: wireField) {
                 text += " (check \(option))"

@@ -63,11 +63,15 @@ enum RefusedWrite {
         }
     }
 
-    /// The fields an `edit` command sets by another option than `log`'s.
+    /// The fields set by an argument, named as ``InputBounds`` names it, or (`edit`) by
+    /// another option than `log`'s.
     private static func fieldOptions(_ write: PendingWrite) -> [String: String] {
         switch write {
+        case .logWorkout: ["workout.workout_type": "the kind of workout"]
         case .updateWorkout: ["workout.workout_type": "--type"]
+        case .logWeight: ["entry.weight_kg": "the weight"]
         case .updateWeight: ["entry.weight_kg": "--weight"]
+        case .reportSteps: ["report.steps": "the number of steps"]
         default: [:]
         }
     }
