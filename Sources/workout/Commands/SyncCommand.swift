@@ -57,9 +57,10 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let zone = LocalZone.current
         let session = try SignedInSession()
         defer { session.close() }
+        let member = await session.memberZone()
+        let zone = member.zone
         let outbox = try MemberOutbox.open(for: session.credentials, in: session.store)
         defer { outbox.close() }
         var discarded: [OutboxEntry] = []
@@ -81,6 +82,7 @@ struct SyncCommand: AsyncParsableCommand {
                 remaining: report.remaining.map(PendingEntryReport.init(entry:)), complete: report.isComplete))
         } else {
             printText(report, discarded: discarded, server: server, zone: zone)
+            member.printNote()
         }
         if let stop = report.stoppedBy {
             let reason = CLIError(stop, context: .init(server: server, action: "sync"))
