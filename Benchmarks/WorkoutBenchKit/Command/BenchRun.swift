@@ -94,14 +94,15 @@ struct BenchRun {
             if !quiet { say(SoakProgressLine.render(minute, of: minutes)) }
         }
         driver.say = say
-        // Ctrl-C stops the run at its next turn, so that its sessions are still ended.
-        signal(SIGINT, SIG_IGN)
+        // Ctrl-C stops the run at its next turn, so that its sessions are still ended (and an
+        // embedded server is stopped by the failure's path); the handler before comes back after.
+        let previous = signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupt.setEventHandler { LoadDriver.interrupted.store(true, ordering: .relaxed) }
         interrupt.resume()
         defer {
             interrupt.cancel()
-            signal(SIGINT, SIG_DFL)
+            signal(SIGINT, previous)
         }
         let outcome: LoadOutcome
         do {

@@ -51,3 +51,59 @@ struct AgainstServerTests {
         }
     }
 }
+
+extension AgainstServerTests {
+    @Test("Ctrl-C during the run still ends the run's sessions", .timeLimit(.minutes(2)))
+    func interrupted() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bench-sigint-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let data = scratch + "/data"
+        try FileManager.default.createDirectory(atPath: scratch + "/work", withIntermediateDirectories: true)
+        let preload = try BenchProcess.run(["--data-dir", data, "--preload-only", "--users", "\(Self.members)", "--preload", "10"])
+        #expect(preload.status == 0, "\(preload)")
+
+        let server = try EmbeddedServer(
+            workoutd: try BenchProcess.product("workoutd"), dataDirectory: data, workDirectory: scratch + "/work", connections: 32)
+        let errorFile = scratch + "/stderr"
+        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BenchProcess.product("workout-bench"))
+        process.arguments = [
+            "--server", server.address.description, "--users", "\(Self.members)", "--preload", "10", "--connections", "4",
+            "--duration", "60", "--warmup", "0",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Interrupt once the load runs (its progress lines have begun).
+        let started = Date()
+        var error = ""
+        while Date().timeIntervalSince(started) < 60 {
+            error = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+            if error.contains("calls/s") || !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        kill(process.processIdentifier, SIGINT)
+        while process.isRunning && Date().timeIntervalSince(started) < 90 { try await Task.sleep(for: .milliseconds(100)) }
+        if process.isRunning { process.terminate() }
+        _ = server.stop()
+        error = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+        #expect(process.terminationStatus != 0, "\(error)")
+        #expect(error.contains("interrupted (Ctrl-C)"), "\(error)")
+        #expect(error.contains("ending the \(Self.members + 1) sessions the run signed in…"), "\(error)")
+
+        var configuration = HouseholdStore.Configuration()
+        configuration.passwordParameters = .fastForTests
+        let store = try HouseholdStore(directory: data, configuration: configuration)
+        defer { store.close() }
+        let plan = DataPlan(members: Self.members, recordsPerMember: 10, mealsPerDay: 10, nowMilliseconds: 0)
+        var login = Workout_V1_LoginRequest()
+        login.email = plan.ownerEmail
+        login.password = plan.password
+        let owner = try await store.login(login, source: "127.0.0.1", agent: "tests").caller
+        for member in try store.listMembers(owner) where member.email != plan.ownerEmail.lowercased() {
+            #expect(member.activeSessions == 0, "\(member.email) holds \(member.activeSessions) sessions")
+        }
+    }
+}
