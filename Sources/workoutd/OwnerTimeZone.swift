@@ -17,10 +17,12 @@ enum OwnerTimeZone {
 
     /// The process's terminal: prompts on standard error, answers from standard input.
     struct ProcessTerminal: Terminal {
+        /// Writes `text` to standard error.
         func write(_ text: String) {
             FileHandle.standardError.write(Data(text.utf8))
         }
 
+        /// Reads a line of standard input.
         func readLine() -> String? {
             Swift.readLine(strippingNewline: true)
         }
