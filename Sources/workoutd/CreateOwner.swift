@@ -11,9 +11,11 @@ struct CreateOwner: ParsableCommand {
         commandName: "create-owner",
         abstract: "Create the household's owner account (once, on the server machine).",
         discussion: """
-            Asks for the password on the terminal without echoing it, twice; with --password-stdin it \
-            reads one line from standard input instead (for scripts). Prints the new owner's id and \
-            email. Refused (exit code 3) when the household has an owner already.
+            Asks for the owner's time zone on the terminal (default: this machine's) unless --time-zone \
+            gives it, then for the password without echoing it, twice; with --password-stdin it reads \
+            one line from standard input instead (for scripts), and the zone is this machine's unless \
+            --time-zone says otherwise. Prints the new owner's id, email and zone. Refused (exit code 3) \
+            when the household has an owner already.
             """)
 
     @OptionGroup var options: DataDirectoryOptions
@@ -29,7 +31,9 @@ struct CreateOwner: ParsableCommand {
 
     @Option(
         name: .customLong("time-zone"),
-        help: ArgumentHelp("An IANA time zone such as Europe/Berlin (default: this machine's zone, else UTC).", valueName: "zone"))
+        help: ArgumentHelp(
+            "An IANA time zone such as Europe/Berlin (default: asked on a terminal, offering this machine's zone, else UTC).",
+            valueName: "zone"))
     var timeZone: String?
 
     @Flag(name: .customLong("password-stdin"), help: "Read the password as one line from standard input.")
@@ -40,9 +44,11 @@ struct CreateOwner: ParsableCommand {
             _ = try Bounds.email(email, field: "--email")
             try Bounds.text(firstName, field: "--first-name", bytes: 1...64)
             try Bounds.text(lastName, field: "--last-name", bytes: 0...64)
-            if let timeZone { _ = try TimeZoneCatalog.zone(named: timeZone, field: "--time-zone") }
         } catch {
             throw ValidationError(error.message)
+        }
+        if let timeZone, !TimeZoneCatalog.isKnown(timeZone) {
+            throw ValidationError(OwnerTimeZone.refusal(timeZone, named: "--time-zone"))
         }
     }
 
@@ -63,10 +69,14 @@ struct CreateOwner: ParsableCommand {
                 }
             }
         }
+        // The zone first: asked on a terminal (where the password is asked too), else this machine's.
+        let zone = try timeZone
+            ?? (!passwordFromStandardInput && isatty(STDIN_FILENO) == 1
+                ? OwnerTimeZone.ask(on: OwnerTimeZone.ProcessTerminal(), defaultZone: Self.machineTimeZone())
+                : Self.machineTimeZone())
         let password = try PasswordInput.read(fromStandardInput: passwordFromStandardInput, prompt: "Password for \(email)") {
             try Bounds.password(new: $0, field: "password")
         }
-        let zone = timeZone ?? Self.machineTimeZone()
         try options.withHouseholdStore(mustExist: false) { store, directory in
             let owner = try store.createOwner(email: email, password: password, firstName: firstName, lastName: lastName, timeZone: zone)
             print("Created the owner of the household in \(directory):")

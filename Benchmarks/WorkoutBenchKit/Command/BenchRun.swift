@@ -78,7 +78,7 @@ struct BenchRun {
             warmupSeconds: command.warmup, durationSeconds: command.duration, rate: command.rate,
             idleConnections: command.idleConnections, plan: plan, askServerStats: !command.noServerStats,
             acceptsCompression: command.compression, connectAuthentication: command.connectAuthentication,
-            probePreloadedDay: plan.days > 0, setupTimeoutSeconds: command.setupTimeout)
+            probePreloadedDay: plan.days > 0 && command.server == nil, setupTimeoutSeconds: command.setupTimeout)
         settings.tls = command.tls
         if let minutes = command.soak { settings.makeSoak(minutes: minutes) }
         let bodies = try RequestBodies(plan: plan, membersUsed: settings.membersUsed)
@@ -93,18 +93,47 @@ struct BenchRun {
         driver.minuteDone = { minute in
             if !quiet { say(SoakProgressLine.render(minute, of: minutes)) }
         }
-        let outcome = try driver.run()
+        driver.say = say
+        // Ctrl-C stops the run at its next turn, so that its sessions are still ended (and an
+        // embedded server is stopped by the failure's path); the handler before comes back after.
+        let previous = signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler { LoadDriver.interrupted.store(true, ordering: .relaxed) }
+        interrupt.resume()
+        defer {
+            interrupt.cancel()
+            signal(SIGINT, previous)
+        }
+        let outcome: LoadOutcome
+        do {
+            outcome = try driver.run()
+        } catch {
+            endSessions(of: driver)
+            throw error
+        }
+        endSessions(of: driver)
         if let probed = outcome.probedMeals, probed != min(plan.mealsPerDay, plan.recordsPerMember) {
             say("warning: a preloaded day holds \(probed) meals, not the \(plan.mealsPerDay) planned (a store preloaded on another day, or other data?)")
         }
         return outcome
     }
 
+    /// Logs out the sessions the run signed in, and says so.
+    private func endSessions(of driver: LoadDriver) {
+        let count = driver.tokens.count
+        guard count > 0 else { return }
+        say("ending the \(count) session\(count == 1 ? "" : "s") the run signed in…")
+        let (ended, of) = driver.endSessions()
+        if ended < of { say("warning: \(of - ended) of \(of) sessions could not be ended; they expire on their own (`workout sessions` lists them)") }
+    }
+
     private func report(_ outcome: LoadOutcome, plan: DataPlan, server: String, preloadSeconds: Double?) -> BenchReport {
         BenchReport(
             scenario: command.scenario.rawValue, server: server, connections: command.connections,
             pipeline: command.scenario.isRequestLoop ? command.pipeline : 1, rate: command.rate,
-            idleConnections: command.idleConnections, users: plan.members, preloadPerUser: plan.recordsPerMember,
+            idleConnections: command.idleConnections, users: plan.members,
+            // Against a server, its data is its own: the bench preloaded nothing.
+            preloadPerUser: command.server == nil ? plan.recordsPerMember : 0,
             preloadSeconds: preloadSeconds, warmupSeconds: command.warmup, compression: command.compression, outcome: outcome)
     }
 

@@ -4,8 +4,11 @@ enum CallPurpose: UInt8, Sendable {
     case load
     /// Auth.Login while setting up (the answer's token is kept).
     case login
-    /// Auth.Resume while setting up an idle connection.
+    /// Auth.Resume while setting up a connection of a member already signed in, or before
+    /// ending a session.
     case resume
+    /// Auth.Logout ending a session the run signed in (after the run).
+    case logout
     /// Admin.Stats (the answer is decoded).
     case stats
     /// Admin.Stats at the end of a soak's minute (the answer is decoded; the slot's tag is the minute).

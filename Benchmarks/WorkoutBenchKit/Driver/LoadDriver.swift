@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 import WorkoutServer
 import SwiftProtobuf
 import WorkoutProtocol
@@ -14,13 +15,17 @@ import WorkoutTLS
 /// in one ``EventPoller``; no task, no lock, no allocation per call in the request scenarios.
 ///
 /// A run goes through its phases in order:
-/// 1. **setup**: the owner's connection (for Stats) and the load connections connect, shake
-///    hands and log in; then the idle connections connect and resume a session;
+/// 1. **setup**: the owner's connection (for Stats) and one load connection per member connect,
+///    shake hands and log in (a login costs the server a memory-hard hash); then the other load
+///    connections, the idle and the Watch ones connect and resume their member's session;
 /// 2. **probe** (optional): one MealsOfDay of a preloaded day, decoded, to check the data;
 /// 3. **warm-up**: the load runs, nothing is counted;
 /// 4. **measure**: Admin.Stats is asked, then every call answered in the window is counted
 ///    and its latency recorded; at the end the load stops and Stats is asked again;
 /// 5. **finish**: waits (boundedly) for that last Stats answer.
+///
+/// Afterwards (also after a failure or Ctrl-C) ``endSessions(timeoutSeconds:)`` logs out every
+/// session the run signed in, so none is left in the members' session lists.
 ///
 /// Closed loop: each load connection keeps `pipeline` calls in flight, sending the next as soon
 /// as one is answered; latency runs from the send. Open loop (`rate`): each connection has a
@@ -29,8 +34,14 @@ import WorkoutTLS
 /// a slow server's queueing is measured rather than hidden (no coordinated omission).
 final class LoadDriver {
     enum Phase: String {
-        case setup, probe, warmup = "warm-up", measure, finish, done
+        case setup, probe, warmup = "warm-up", measure, finish, done, signOut = "sign-out"
     }
+
+    /// Set from a signal handler (Ctrl-C): the run stops at its next turn and fails.
+    static let interrupted = Atomic<Bool>(false)
+
+    /// Says what the setup is doing ("signing in 3 members…").
+    var say: (String) -> Void = { _ in }
 
     let settings: LoadSettings
     var bodies: RequestBodies
@@ -64,6 +75,12 @@ final class LoadDriver {
     var loadReady = 0
     var idleReady = 0
     var watchReady = 0
+    /// The first load connection of each member, which logs in; the others resume its session.
+    var leaderCount = 0
+    /// Sessions ended by ``endSessions(timeoutSeconds:)``, and its connections still at work.
+    var sessionsEnded = 0
+    /// The connections ending sessions that are done (answered, refused or failed), by token.
+    var signOutDone: Set<Int> = []
     static let maxConcurrentSetup = 128
 
     // Load timing.
@@ -128,7 +145,9 @@ final class LoadDriver {
         nextTick = now + 1_000_000_000
         tickStartedAt = now
         if let admin { connectQueue.append(admin) }
-        connectQueue += load
+        leaderCount = min(load.count, settings.plan.members)
+        connectQueue += load.prefix(leaderCount)
+        say("signing in \(leaderCount) member\(leaderCount == 1 ? "" : "s")\(admin == nil ? "" : " and the owner (for Admin.Stats)")…")
         try startQueuedConnects(now: now)
         while phase != .done {
             try poller.wait(until: nextDeadline()) { readiness in
@@ -187,7 +206,7 @@ final class LoadDriver {
     private func nextDeadline() -> UInt64 {
         var deadline = nextTick
         switch phase {
-        case .setup, .probe: deadline = min(deadline, setupDeadline)
+        case .setup, .probe, .signOut: deadline = min(deadline, setupDeadline)
         case .warmup: deadline = min(deadline, windowStartedAt)
         case .measure: deadline = min(deadline, windowEndsAt, nextMinuteAt)
         case .finish: deadline = min(deadline, finishDeadline)
@@ -304,7 +323,14 @@ final class LoadDriver {
         case (.setup, .admin):
             try connection.startCall(method: MethodCatalog.login.number, body: bodies.ownerLogin, purpose: .login, sentAt: now)
         case (.setup, .load):
-            try connection.startCall(method: MethodCatalog.login.number, body: bodies.memberLogins[connection.member], purpose: .login, sentAt: now)
+            if let token = tokens[connection.member] {
+                try connection.startCall(method: MethodCatalog.resume.number, body: try RequestBodies.resume(token: token), purpose: .resume, sentAt: now)
+            } else {
+                try connection.startCall(method: MethodCatalog.login.number, body: bodies.memberLogins[connection.member], purpose: .login, sentAt: now)
+            }
+        case (.signOut, _):
+            let token = tokens[connection.member] ?? []
+            try connection.startCall(method: MethodCatalog.resume.number, body: try RequestBodies.resume(token: token), purpose: .resume, sentAt: now)
         case (.setup, .idle), (.setup, .watch):
             let token = tokens[connection.member] ?? []
             try connection.startCall(method: MethodCatalog.resume.number, body: try RequestBodies.resume(token: token), purpose: .resume, sentAt: now)
@@ -318,11 +344,17 @@ final class LoadDriver {
     /// A call's final frame arrived.
     @inline(__always)
     private func answered(_ answer: LoadConnection.Answer, on connection: LoadConnection, now: UInt64) throws {
+        if phase == .signOut {
+            try signOutAnswered(answer, on: connection, now: now)
+            return
+        }
         switch answer.call.purpose {
         case .load:
             try loadCallAnswered(answer, on: connection, now: now)
         case .login, .resume:
             try setupCallAnswered(answer, on: connection, now: now)
+        case .logout:
+            break
         case .stats:
             let stats = try decode(answer, as: Workout_V1_StatsResponse.self, what: "Admin.Stats")
             if statsAnswers == 0 {
@@ -368,7 +400,11 @@ final class LoadDriver {
             let response = try decode(answer, as: Workout_V1_LoginResponse.self, what: what)
             tokens[connection.member] = Array(response.sessionToken)
         } else {
-            let what = connection.role == .watch ? "a Watch connection" : "an idle connection"
+            let what = switch connection.role {
+            case .watch: "a Watch connection"
+            case .load: "a load connection"
+            default: "an idle connection"
+            }
             _ = try decode(answer, as: Workout_V1_ResumeResponse.self, what: "resuming \(who)'s session on \(what)")
         }
         connection.authenticated = true
@@ -380,6 +416,12 @@ final class LoadDriver {
         case .watch:
             try startWatch(on: connection, now: now)
             watchReady += 1
+        }
+        if connection.role == .load && loadReady == leaderCount {
+            // Every member is signed in: the other connections resume their sessions.
+            let others = load.count - leaderCount + idle.count + watches.count
+            if others > 0 { say("opening \(others) more connection\(others == 1 ? "" : "s") on those sessions…") }
+            connectQueue += load.dropFirst(leaderCount)
         }
         if connection.role == .load && loadReady == load.count {
             connectQueue += idle
@@ -426,6 +468,7 @@ final class LoadDriver {
 
     /// Moves through the phases by the clock, issues scheduled calls, prints progress.
     private func advance(now: UInt64) throws {
+        if Self.interrupted.load(ordering: .relaxed) { throw BenchFailure("interrupted (Ctrl-C)") }
         switch phase {
         case .setup, .probe:
             if nextPhaseReady {
@@ -454,7 +497,7 @@ final class LoadDriver {
             } else if now >= finishDeadline {
                 throw BenchFailure("the server did not answer Admin.Stats within 10 s after the run")
             }
-        case .done:
+        case .done, .signOut:
             break
         }
         if phase == .warmup || phase == .measure, admin?.authenticated == true, now >= statsAskedAt + Self.statsKeepAliveInterval {
@@ -549,5 +592,74 @@ final class LoadDriver {
         tickErrors = 0
         tickStartedAt = now
         while nextTick <= now { nextTick += 1_000_000_000 }
+    }
+}
+
+// MARK: Ending the run's sessions
+
+extension LoadDriver {
+    /// Logs out every session the run signed in (the members' and the owner's), each on a
+    /// fresh connection (Auth.Resume, then Auth.Logout), so that none is left in the members'
+    /// session lists; the run's own connections are closed first. Called after the run, after
+    /// a failure and after Ctrl-C.
+    ///
+    /// - Parameter timeoutSeconds: The most it waits for the server.
+    /// - Returns: How many sessions were ended, of how many.
+    func endSessions(timeoutSeconds: Double = 10) -> (ended: Int, of: Int) {
+        let sessions = tokens.keys.sorted()
+        guard !sessions.isEmpty else { return (0, 0) }
+        for connection in connections { disconnect(connection) }
+        phase = .signOut
+        issuing = false
+        var now = MonotonicClock.now()
+        setupDeadline = now + UInt64(timeoutSeconds * 1e9)
+        nextTick = setupDeadline
+        let tls: (context: TLSContext, serverKey: ServerKeyPin)? = settings.tls ? (try? TLSContext.client()).map { ($0, ServerKeyPin()) } : nil
+        sessionsEnded = 0
+        signOutDone = []
+        var started: [LoadConnection] = []
+        for member in sessions {
+            let connection = LoadConnection(
+                token: connections.count, role: .idle, member: member, maxCallsInFlight: 2, receiveCapacity: 4 << 10,
+                acceptsCompression: false, tls: tls)
+            connections.append(connection)
+            guard (try? connect(connection, now: now)) != nil else { continue }
+            started.append(connection)
+        }
+        while signOutDone.count < started.count && now < setupDeadline {
+            do {
+                try poller.wait(until: setupDeadline) { readiness in
+                    do {
+                        try handle(readiness)
+                    } catch {
+                        // That session stays; the others are still ended.
+                        signOutDone.insert(readiness.token)
+                    }
+                }
+            } catch {
+                break
+            }
+            for connection in started where signOutDone.contains(connection.token) { disconnect(connection) }
+            now = MonotonicClock.now()
+        }
+        for connection in connections { disconnect(connection) }
+        phase = .done
+        return (sessionsEnded, sessions.count)
+    }
+
+    /// An answer on a connection ending a session: the resume is followed by the logout; the
+    /// logout's answer ends the connection.
+    fileprivate func signOutAnswered(_ answer: LoadConnection.Answer, on connection: LoadConnection, now: UInt64) throws {
+        switch answer.call.purpose {
+        case .resume where answer.status == 0:
+            try connection.startCall(method: MethodCatalog.logout.number, body: [], purpose: .logout, sentAt: now)
+            try flush(connection)
+            return
+        case .logout where answer.status == 0:
+            sessionsEnded += 1
+        default:
+            break  // refused (expired, or revoked meanwhile): nothing left to end
+        }
+        signOutDone.insert(connection.token)
     }
 }

@@ -9,7 +9,8 @@ package enum ReportTable {
         if let rate = report.rate { shape += ", open loop at \(grouped(rate)) calls/s" }
         if report.idleConnections > 0 { shape += ", \(report.idleConnections) idle connections held" }
         lines.append("workout-bench \(report.scenario): \(shape)")
-        var data = "\(report.users) members × \(report.preloadPerUser) meals"
+        // Against a server the bench preloaded nothing (preloadPerUser 0): no plan to show.
+        var data = report.preloadPerUser > 0 ? "\(report.users) members × \(report.preloadPerUser) meals" : "\(report.users) members"
         if let seconds = report.preloadSeconds { data += " (preloaded in \(fixed(seconds, 1)) s)" }
         lines.append(row("server", "\(report.server), \(data)"))
         lines.append(row("window", "\(fixed(report.durationSeconds, 2)) s after \(fixed(report.warmupSeconds, 1)) s of warm-up"))

@@ -718,8 +718,10 @@ package nonisolated struct Workout_V1_Achievement: Sendable {
   /// True if the member has unlocked it.
   package var unlocked: Bool = false
 
-  /// When it was unlocked (the commit time of the write that unlocked it);
-  /// 0 while locked.
+  /// When it was unlocked: the instant (performed_at_ms) of the workout that
+  /// made its figure reach the target, the workouts taken in the order they
+  /// happened, never later than the write that unlocked it (PROTOCOL.md,
+  /// "Achievements"); 0 while locked.
   package var unlockedAtMs: Int64 = 0
 
   /// Progress toward target, e.g. 7 (workouts so far, or the longest streak).

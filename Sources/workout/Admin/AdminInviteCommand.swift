@@ -48,7 +48,8 @@ struct AdminInviteCommand: AsyncParsableCommand {
             try Output.printJSON(created)
             return
         }
-        let zone = LocalZone.current
+        let member = await session.memberZone()
+        let zone = member.zone
         // The key this machine pinned for the server travels with the code, so the new member's
         // device pins the same key without comparing anything.
         let pinned = try? ClientFactory.trust().knownServers.fingerprint(for: session.address)
@@ -62,5 +63,6 @@ struct AdminInviteCommand: AsyncParsableCommand {
             "The code is shown only now. The new member runs:",
             "  workout register --server \(session.address) --invite \(invite) --email EMAIL --first-name NAME",
         ])
+        member.printNote()
     }
 }

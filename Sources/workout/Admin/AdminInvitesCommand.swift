@@ -28,7 +28,8 @@ struct AdminInvitesCommand: AsyncParsableCommand {
             Output.line(all ? "No invites." : "No open invites. Make one with `workout admin invite`.")
             return
         }
-        let zone = LocalZone.current
+        let member = await session.memberZone()
+        let zone = member.zone
         let ids = ShortID.prefixes(every.map(\.id), minimum: RecordIDPrefix.minimumDigits)
         var table = Table([.init("ID"), .init("State"), .init("Role"), .init("Created"), .init("Expires"), .init("Note")])
         for invite in invites.sorted(by: { $0.createdAt > $1.createdAt }) {
@@ -38,5 +39,6 @@ struct AdminInvitesCommand: AsyncParsableCommand {
             ])
         }
         Output.lines(table.render())
+        member.printNote()
     }
 }

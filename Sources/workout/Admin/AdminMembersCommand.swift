@@ -18,7 +18,8 @@ struct AdminMembersCommand: AsyncParsableCommand {
             try Output.printJSON(members)
             return
         }
-        let zone = LocalZone.current
+        let member = await session.memberZone()
+        let zone = member.zone
         var table = Table([
             .init("ID"), .init("Name"), .init("Email"), .init("Role"), .init("Joined"), .init("Last seen"),
             .init("Sessions", .right), .init("Shares"),
@@ -31,5 +32,6 @@ struct AdminMembersCommand: AsyncParsableCommand {
             ])
         }
         Output.lines(table.render())
+        member.printNote()
     }
 }

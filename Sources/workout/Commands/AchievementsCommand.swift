@@ -18,7 +18,9 @@ struct AchievementsCommand: AsyncParsableCommand {
             try Output.printJSON(achievements)
             return
         }
-        Output.lines(Self.lines(achievements, zone: LocalZone.current))
+        let member = await session.memberZone()
+        Output.lines(Self.lines(achievements, zone: member.zone))
+        member.printNote()
     }
 
     /// The table: unlocked ones first (in the server's order), then the rest.

@@ -38,6 +38,7 @@ struct DeleteCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
+        let member = await session.memberZone()
         let kind = self.kind
         if let queued = try session.queuedRecord(kind, id) {
             // Logged or edited offline and not sent yet: a waiting log is cancelled (nothing is
@@ -49,7 +50,7 @@ struct DeleteCommand: AsyncParsableCommand {
                 case .weight(let entry): .deleteWeight(entry.id)
                 }
             let delivered = try await session.deliver(write, action: "delete your \(kind.noun)s")
-            try delivered.printOutcome(json: output.json, noun: "\(kind.noun) \(Format.id(queued.id)) (\(queued.summary(in: LocalZone.current)))")
+            try delivered.printOutcome(json: output.json, noun: "\(kind.noun) \(Format.id(queued.id)) (\(queued.summary(in: member.zone)))", zone: member)
             return
         }
         let record = try await RecordFinder.find(kind, id, in: session)
@@ -72,9 +73,10 @@ struct DeleteCommand: AsyncParsableCommand {
             try Output.printJSON(Report(kind: kind.rawValue, deleted: record, totals: totals))
             return
         }
-        Output.line("Deleted the \(kind.noun) \(Format.id(record.id)): \(record.summary(in: LocalZone.current)).")
+        Output.line("Deleted the \(kind.noun) \(Format.id(record.id)): \(record.summary(in: member.zone)).")
         if let totals {
             Output.line("Now \(Describe.totals(totals)).")
         }
+        member.printNote()
     }
 }

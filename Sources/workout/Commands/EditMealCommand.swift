@@ -40,14 +40,14 @@ struct EditMealCommand: AsyncParsableCommand {
     }
 
     /// `meal` with the options' changes (its totals are the server's to compute).
-    func edited(_ meal: Meal, now: Date) -> Meal {
+    func edited(_ meal: Meal, now: Date, zone: MemberZone) -> Meal {
         var meal = meal
         if let mealType { meal.mealType = mealType }
         if let name { meal.name = name }
         if !items.isEmpty { meal.items = items }
         if let at {
-            meal.eatenAt = at.resolve(now: now, in: LocalZone.current)
-            meal.timeZone = LocalZone.identifier
+            meal.eatenAt = at.resolve(now: now, in: zone.zone)
+            meal.timeZone = zone.identifier
         }
         return meal
     }
@@ -55,20 +55,21 @@ struct EditMealCommand: AsyncParsableCommand {
     func run() async throws {
         // The server's bounds, said as typed (``InputBounds``).
         try InputBounds.meal(name: name, items: items)
-        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
+        if let at { try InputBounds.time(at, now: Date(), in: MemberZone.stored().zone) }
         let session = try SignedInSession()
         defer { session.close() }
+        let member = await session.memberZone()
         if case .meal(let queued)? = try session.queuedRecord(.meal, id) {
             // Logged or edited offline and not sent yet: the edit is folded into the waiting write.
-            let changed = edited(queued, now: Date())
+            let changed = edited(queued, now: Date(), zone: member)
             let delivered = try await session.deliver(.updateMeal(changed, expectedRevision: nil), action: "change your meals")
-            try delivered.printOutcome(json: output.json, noun: "meal \(Format.id(changed.id)) (\(FoundRecord.meal(changed).summary(in: LocalZone.current)))")
+            try delivered.printOutcome(json: output.json, noun: "meal \(Format.id(changed.id)) (\(FoundRecord.meal(changed).summary(in: member.zone)))", zone: member)
             return
         }
         guard case .meal(let meal) = try await RecordFinder.find(.meal, id, in: session) else {
             throw CLIError(.failure, "the search for a meal found another kind of record")
         }
-        let changed = edited(meal, now: Date())
+        let changed = edited(meal, now: Date(), zone: member)
         let updated = try await session.run("change your meals") { client throws(WorkoutError) in
             try await client.updateMeal(changed, expectedRevision: meal.revision).meal
         }
@@ -76,8 +77,9 @@ struct EditMealCommand: AsyncParsableCommand {
             try Output.printJSON(updated)
             return
         }
-        let zone = LocalZone.current
+        let zone = member.zone
         Output.line("Updated the meal \(Format.id(meal.id)), at \(Format.dateTime(updated.eatenAt, in: zone)):")
         Output.lines(MealTable.lines([updated], totals: updated.totals, zone: zone, showTime: false))
+        member.printNote()
     }
 }

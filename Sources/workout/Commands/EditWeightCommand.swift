@@ -34,16 +34,16 @@ struct EditWeightCommand: AsyncParsableCommand {
     func checkBounds() throws(CLIError) {
         if let weight { try InputBounds.weight(weight, "--weight") }
         if let note { try InputBounds.weightNote(note) }
-        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
+        if let at { try InputBounds.time(at, now: Date(), in: MemberZone.stored().zone) }
     }
 
     /// `entry` with the options' changes.
-    func edited(_ entry: WeightEntry, now: Date) -> WeightEntry {
+    func edited(_ entry: WeightEntry, now: Date, zone: MemberZone) -> WeightEntry {
         var entry = entry
         if let weight { entry.weightKg = weight }
         if let at {
-            entry.measuredAt = at.resolve(now: now, in: LocalZone.current)
-            entry.timeZone = LocalZone.identifier
+            entry.measuredAt = at.resolve(now: now, in: zone.zone)
+            entry.timeZone = zone.identifier
         }
         if let note { entry.note = note }
         return entry
@@ -53,17 +53,18 @@ struct EditWeightCommand: AsyncParsableCommand {
         try checkBounds()
         let session = try SignedInSession()
         defer { session.close() }
+        let member = await session.memberZone()
         if case .weight(let queued)? = try session.queuedRecord(.weight, id) {
             // Logged or edited offline and not sent yet: the edit is folded into the waiting write.
-            let changed = edited(queued, now: Date())
+            let changed = edited(queued, now: Date(), zone: member)
             let delivered = try await session.deliver(.updateWeight(changed, expectedRevision: nil), action: "change your weigh-ins")
-            try delivered.printOutcome(json: output.json, noun: "weigh-in \(Format.id(changed.id)) (\(FoundRecord.weight(changed).summary(in: LocalZone.current)))")
+            try delivered.printOutcome(json: output.json, noun: "weigh-in \(Format.id(changed.id)) (\(FoundRecord.weight(changed).summary(in: member.zone)))", zone: member)
             return
         }
         guard case .weight(let entry) = try await RecordFinder.find(.weight, id, in: session) else {
             throw CLIError(.failure, "the search for a weigh-in found another kind of record")
         }
-        let changed = edited(entry, now: Date())
+        let changed = edited(entry, now: Date(), zone: member)
         let updated = try await session.run("change your weigh-ins", fieldOptions: ["entry.weight_kg": "--weight"]) {
             client throws(WorkoutError) in try await client.updateWeight(changed, expectedRevision: entry.revision)
         }
@@ -71,9 +72,10 @@ struct EditWeightCommand: AsyncParsableCommand {
             try Output.printJSON(updated)
             return
         }
-        Output.line("Updated the weigh-in \(Format.id(entry.id)): \(FoundRecord.weight(updated.entry).summary(in: LocalZone.current)).")
+        Output.line("Updated the weigh-in \(Format.id(entry.id)): \(FoundRecord.weight(updated.entry).summary(in: member.zone)).")
         if updated.profileWeightUpdated {
             Output.line("Your profile's weight is now \(updated.profileWeightKg > 0 ? Format.kilograms(updated.profileWeightKg) : "not stated").")
         }
+        member.printNote()
     }
 }

@@ -44,20 +44,20 @@ struct EditWorkoutCommand: AsyncParsableCommand {
         if let calories { try InputBounds.workoutCalories(calories) }
         if let exercises { try InputBounds.exercises(exercises) }
         try InputBounds.workoutText(type: type, typeName: "--type", notes: notes)
-        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
+        if let at { try InputBounds.time(at, now: Date(), in: MemberZone.stored().zone) }
     }
 
     /// `workout` with the options' changes.
-    func edited(_ workout: Workout, now: Date) -> Workout {
+    func edited(_ workout: Workout, now: Date, zone: MemberZone) -> Workout {
         var workout = workout
         if let type { workout.type = type }
         if let minutes { workout.durationSeconds = Int(min((minutes * 60).rounded(), 1e9)) }
         if let calories { workout.caloriesBurned = calories }
         if let exercises { workout.exercisesCompleted = exercises }
         if let at {
-            // A time typed here is meant in this machine's zone, where the record's day then is.
-            workout.performedAt = at.resolve(now: now, in: LocalZone.current)
-            workout.timeZone = LocalZone.identifier
+            // A time typed here is meant in the member's zone, where the record's day then is.
+            workout.performedAt = at.resolve(now: now, in: zone.zone)
+            workout.timeZone = zone.identifier
         }
         if let notes { workout.notes = notes }
         return workout
@@ -67,17 +67,18 @@ struct EditWorkoutCommand: AsyncParsableCommand {
         try checkBounds()
         let session = try SignedInSession()
         defer { session.close() }
+        let member = await session.memberZone()
         if case .workout(let queued)? = try session.queuedRecord(.workout, id) {
             // Logged or edited offline and not sent yet: the edit is folded into the waiting write.
-            let changed = edited(queued, now: Date())
+            let changed = edited(queued, now: Date(), zone: member)
             let delivered = try await session.deliver(.updateWorkout(changed, expectedRevision: nil), action: "change your workouts")
-            try delivered.printOutcome(json: output.json, noun: "workout \(Format.id(changed.id)) (\(FoundRecord.workout(changed).summary(in: LocalZone.current)))")
+            try delivered.printOutcome(json: output.json, noun: "workout \(Format.id(changed.id)) (\(FoundRecord.workout(changed).summary(in: member.zone)))", zone: member)
             return
         }
         guard case .workout(let workout) = try await RecordFinder.find(.workout, id, in: session) else {
             throw CLIError(.failure, "the search for a workout found another kind of record")
         }
-        let changed = edited(workout, now: Date())
+        let changed = edited(workout, now: Date(), zone: member)
         let updated = try await session.run("change your workouts", fieldOptions: ["workout.workout_type": "--type"]) {
             client throws(WorkoutError) in try await client.updateWorkout(changed, expectedRevision: workout.revision)
         }
@@ -85,10 +86,11 @@ struct EditWorkoutCommand: AsyncParsableCommand {
             try Output.printJSON(updated)
             return
         }
-        Output.line("Updated the workout \(Format.id(workout.id)): \(FoundRecord.workout(updated.workout).summary(in: LocalZone.current)).")
+        Output.line("Updated the workout \(Format.id(workout.id)): \(FoundRecord.workout(updated.workout).summary(in: member.zone)).")
         Output.line("Now \(Describe.totals(updated.totals)).")
         for achievement in updated.unlocked {
             Output.line("Achievement unlocked: \(Describe.achievement(achievement))")
         }
+        member.printNote()
     }
 }

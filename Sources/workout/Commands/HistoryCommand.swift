@@ -69,7 +69,8 @@ struct HistoryCommand: AsyncParsableCommand {
             Output.line("No workouts yet. Log one with `workout log workout running --minutes 30`.")
             return
         }
-        let zone = LocalZone.current
+        let member = await session.memberZone()
+        let zone = member.zone
         let ids = ShortID.prefixes(report.workouts.map(\.id))
         var table = Table([
             .init("ID"), .init("When"), .init("Type"), .init("Duration", .right), .init("Burned", .right), .init("Exercises", .right), .init("Notes"),
@@ -84,5 +85,6 @@ struct HistoryCommand: AsyncParsableCommand {
         if report.hasMore {
             Output.line("(the \(Format.count(report.workouts.count, "newest workout", "newest workouts")); see more with --limit N or --all)")
         }
+        member.printNote()
     }
 }

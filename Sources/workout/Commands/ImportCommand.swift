@@ -57,9 +57,12 @@ struct ImportCommand: AsyncParsableCommand {
         guard let format = format?.format ?? ImportFormat.guess(path: file) else {
             throw CLIError(.usage, "cannot tell the format of \(file) from its name; give --format (\(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
+        // A time without an offset in the file is read in the member's zone, as stored at login
+        // (this machine's when none is); the dry run asks the server nothing.
+        let member = MemberZone.stored()
         let source: any ImportSource
         do {
-            source = try ImportSources.open(path: file, format: format, defaultTimeZone: LocalZone.current)
+            source = try ImportSources.open(path: file, format: format, defaultTimeZone: member.zone)
         } catch {
             throw CLIError(.failure, "\(error)")
         }
@@ -82,7 +85,7 @@ struct ImportCommand: AsyncParsableCommand {
                 report = try await session.run(client: signedIn.client, progress: bar.update)
             } catch let failure as ImportStrictFailure {
                 bar.finish()
-                try show(failure.report, format: format, refusedAsStrict: true)
+                try show(failure.report, format: format, zone: member, refusedAsStrict: true)
                 throw CLIError(.invalidInput, "--strict: \(Format.count(failure.report.issueCount, "line")) cannot be imported; nothing was written")
             } catch let error as WorkoutError {
                 bar.finish()
@@ -93,7 +96,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
         bar.finish()
-        try show(report, format: format)
+        try show(report, format: format, zone: member)
         if report.stopped {
             throw CLIError(.temporary, "stopped; run the same command again to go on (what was imported stays, nothing is imported twice)")
         }
@@ -103,7 +106,7 @@ struct ImportCommand: AsyncParsableCommand {
     ///
     /// - Parameter refusedAsStrict: Whether `--strict` refused the file after reading it (the
     ///   report is then the reading's, which wrote nothing, though no dry run was asked for).
-    private func show(_ report: ImportReport, format: ImportFormat, refusedAsStrict: Bool = false) throws {
+    private func show(_ report: ImportReport, format: ImportFormat, zone: MemberZone, refusedAsStrict: Bool = false) throws {
         if options.json {
             try Output.printJSON(report)
             return
@@ -114,14 +117,17 @@ struct ImportCommand: AsyncParsableCommand {
         if report.issueCount > showSkipped {
             Output.message("\(file): … \(Format.count(report.issueCount - min(showSkipped, report.issues.count), "more skipped part")) (--show-skipped, --json)")
         }
-        Output.lines(Self.summary(report, file: file, format: format, refusedAsStrict: refusedAsStrict))
+        Output.lines(Self.summary(report, file: file, format: format, zone: zone.zone, refusedAsStrict: refusedAsStrict))
+        zone.printNote()
     }
 
     /// The summary lines.
     ///
     /// - Parameter refusedAsStrict: Whether `--strict` refused the file: the lines stop after
     ///   what was read and skipped, and the refusal's own message says nothing was written.
-    static func summary(_ report: ImportReport, file: String, format: ImportFormat, refusedAsStrict: Bool = false) -> [String] {
+    static func summary(
+        _ report: ImportReport, file: String, format: ImportFormat, zone: TimeZone = .current, refusedAsStrict: Bool = false
+    ) -> [String] {
         func counts(_ values: [String: Int]) -> String {
             let parts = ImportKind.allCases.compactMap { kind -> String? in
                 guard let count = values[kind.rawValue], count > 0 else { return nil }
@@ -132,7 +138,7 @@ struct ImportCommand: AsyncParsableCommand {
         var lines: [String] = []
         let range: String
         if let first = report.firstDate, let last = report.lastDate {
-            range = " from \(Format.day(first, in: LocalZone.current)) to \(Format.day(last, in: LocalZone.current))"
+            range = " from \(Format.day(first, in: zone)) to \(Format.day(last, in: zone))"
         } else {
             range = ""
         }

@@ -41,18 +41,19 @@ struct LogMealCommand: AsyncParsableCommand {
     func run() async throws {
         // The server's bounds, said as typed (``InputBounds``).
         try InputBounds.meal(name: name, items: items)
-        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
-        let zone = LocalZone.current
-        let now = Date()
-        let meal = Meal(
-            mealType: mealType, eatenAt: at?.resolve(now: now, in: zone) ?? now, timeZone: LocalZone.identifier,
-            name: name, items: items)
+        if let at { try InputBounds.time(at, now: Date(), in: MemberZone.stored().zone) }
         let session = try SignedInSession()
         defer { session.close() }
+        let member = await session.memberZone()
+        let zone = member.zone
+        let now = Date()
+        let meal = Meal(
+            mealType: mealType, eatenAt: at?.resolve(now: now, in: zone) ?? now, timeZone: member.identifier,
+            name: name, items: items)
         let delivered = try await session.deliver(.logMeal(meal), action: "log meals")
         guard case .sent(.loggedMeal(let logged)) = delivered.delivery else {
             if case .queued(let queued, let reason) = delivered.delivery {
-                try delivered.printQueued(queued, reason: reason, json: output.json, noun: "meal (\(meal.mealType.rawValue), \(Format.count(meal.items.count, "item")))")
+                try delivered.printQueued(queued, reason: reason, json: output.json, noun: "meal (\(meal.mealType.rawValue), \(Format.count(meal.items.count, "item")))", zone: member)
             }
             return
         }
@@ -64,5 +65,6 @@ struct LogMealCommand: AsyncParsableCommand {
         let title = stored.name.isEmpty ? stored.mealType.rawValue : "\(stored.mealType.rawValue) \"\(stored.name)\""
         Output.line("Logged \(title) at \(Format.dateTime(stored.eatenAt, in: zone))\(logged.replayed ? " (it was logged already)" : ""):")
         Output.lines(MealTable.lines([stored], totals: stored.totals, zone: zone, showTime: false))
+        member.printNote()
     }
 }

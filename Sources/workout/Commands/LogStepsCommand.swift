@@ -25,14 +25,16 @@ struct LogStepsCommand: AsyncParsableCommand {
     func run() async throws {
         // The server's bounds, said as typed (``InputBounds``).
         try InputBounds.steps(steps, source: source)
-        let today = LocalDate.today(in: LocalZone.current)
-        let report = StepsReport(day: day?.resolve(today: today) ?? today, source: source, steps: steps)
         let session = try SignedInSession()
         defer { session.close() }
+        // `today` and `yesterday` are the member's.
+        let member = await session.memberZone()
+        let today = member.today()
+        let report = StepsReport(day: day?.resolve(today: today) ?? today, source: source, steps: steps)
         let delivered = try await session.deliver(.reportSteps(report), action: "report steps")
         guard case .sent(.reportedSteps(let update)) = delivered.delivery else {
             if case .queued(let queued, let reason) = delivered.delivery {
-                try delivered.printQueued(queued, reason: reason, json: output.json, noun: "steps report (\(report.day): \(Format.grouped(steps)))")
+                try delivered.printQueued(queued, reason: reason, json: output.json, noun: "steps report (\(report.day): \(Format.grouped(steps)))", zone: member)
             }
             return
         }
@@ -42,5 +44,6 @@ struct LogStepsCommand: AsyncParsableCommand {
         }
         let counted = update.day
         Output.line("\(counted.day): \(Format.count(counted.steps, "step")) counted (\(source) reported \(Format.grouped(steps))\(update.applied ? "" : ", no change")).")
+        member.printNote()
     }
 }

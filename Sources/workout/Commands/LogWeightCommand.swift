@@ -28,21 +28,23 @@ struct LogWeightCommand: AsyncParsableCommand {
     func checkBounds() throws(CLIError) {
         try InputBounds.weight(weight, "the weight")
         try InputBounds.weightNote(note)
-        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
+        if let at { try InputBounds.time(at, now: Date(), in: MemberZone.stored().zone) }
     }
 
     func run() async throws {
         try checkBounds()
-        let zone = LocalZone.current
-        let now = Date()
-        let entry = WeightEntry(
-            weightKg: weight, measuredAt: at?.resolve(now: now, in: zone) ?? now, timeZone: LocalZone.identifier, note: note)
         let session = try SignedInSession()
         defer { session.close() }
+        // `--at` is read in the member's zone.
+        let member = await session.memberZone()
+        let zone = member.zone
+        let now = Date()
+        let entry = WeightEntry(
+            weightKg: weight, measuredAt: at?.resolve(now: now, in: zone) ?? now, timeZone: member.identifier, note: note)
         let delivered = try await session.deliver(.logWeight(entry), action: "log weight")
         guard case .sent(.loggedWeight(let logged)) = delivered.delivery else {
             if case .queued(let queued, let reason) = delivered.delivery {
-                try delivered.printQueued(queued, reason: reason, json: output.json, noun: "weigh-in (\(Format.kilograms(weight)))")
+                try delivered.printQueued(queued, reason: reason, json: output.json, noun: "weigh-in (\(Format.kilograms(weight)))", zone: member)
             }
             return
         }
@@ -58,5 +60,6 @@ struct LogWeightCommand: AsyncParsableCommand {
         if logged.profileWeightUpdated {
             Output.line("Your profile's weight is now \(Format.kilograms(stored.weightKg)).")
         }
+        member.printNote()
     }
 }

@@ -36,25 +36,27 @@ struct LogWorkoutCommand: AsyncParsableCommand {
         if let calories { try InputBounds.workoutCalories(calories) }
         try InputBounds.exercises(exercises)
         try InputBounds.workoutText(type: type, typeName: "the kind of workout", notes: notes)
-        if let at { try InputBounds.time(at, now: Date(), in: LocalZone.current) }
+        if let at { try InputBounds.time(at, now: Date(), in: MemberZone.stored().zone) }
     }
 
     func run() async throws {
         try checkBounds()
-        let zone = LocalZone.current
+        let session = try SignedInSession()
+        defer { session.close() }
+        // `--at` is read in the member's zone.
+        let member = await session.memberZone()
+        let zone = member.zone
         let now = Date()
         let workout = Workout(
             type: type, durationSeconds: Int(min((minutes * 60).rounded(), 1e9)), caloriesBurned: calories ?? 0,
             exercisesCompleted: exercises, performedAt: at?.resolve(now: now, in: zone) ?? now,
-            timeZone: LocalZone.identifier, notes: notes)
-        let session = try SignedInSession()
-        defer { session.close() }
+            timeZone: member.identifier, notes: notes)
         let delivered = try await session.deliver(.logWorkout(workout), action: "log workouts")
         guard case .sent(.loggedWorkout(let logged)) = delivered.delivery else {
             if case .queued(let queued, let reason) = delivered.delivery {
                 try delivered.printQueued(
                     queued, reason: reason, json: output.json,
-                    noun: "workout (\(workout.type), \(Format.duration(seconds: workout.durationSeconds)))")
+                    noun: "workout (\(workout.type), \(Format.duration(seconds: workout.durationSeconds)))", zone: member)
             }
             return
         }
@@ -71,5 +73,6 @@ struct LogWorkoutCommand: AsyncParsableCommand {
         for achievement in logged.unlocked {
             Output.line("Achievement unlocked: \(Describe.achievement(achievement))")
         }
+        member.printNote()
     }
 }

@@ -60,7 +60,8 @@ struct LoginCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(error, context: .init(server: address.description, action: "sign in", signingIn: true))
         }
-        try store.save(Credentials(server: address.description, email: email, sessionToken: signedIn.token, signedInAt: Date()))
+        try store.save(Credentials(server: address.description, email: email, sessionToken: signedIn.token, signedInAt: Date(),
+            timeZone: signedIn.profile.timeZone))
         if let old = previous, old.server == address.description, old.sessionToken != signedIn.token {
             // End the session this one replaces; it is forgotten here either way.
             let oldClient = ClientFactory.client(for: address, token: old.sessionToken)

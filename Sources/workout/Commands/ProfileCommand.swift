@@ -28,8 +28,10 @@ struct ProfileCommand: AsyncParsableCommand {
     /// - Parameters:
     ///   - profile: The profile.
     ///   - server: The server, `host:port`.
-    /// - Returns: One line per field; fields not stated say so.
+    /// - Returns: One line per field; fields not stated say so; then the note on the zone
+    ///   (``MemberZone/note``) when it is not this machine's.
     static func lines(_ profile: Profile, server: String) -> [String] {
+        let member = MemberZone(profileZone: profile.timeZone)
         let notStated = "not stated"
         return [
             "\(Describe.name(profile)) <\(profile.email)>, \(profile.role.rawValue), on \(server)",
@@ -41,7 +43,7 @@ struct ProfileCommand: AsyncParsableCommand {
             "Goal:        \(profile.fitnessGoal.map(GoalArgument.name) ?? notStated)",
             "Time zone:   \(profile.timeZone)",
             "Shares with the household: \(profile.shareWithHousehold ? "yes" : "no")",
-            "Member since \(Format.day(profile.createdAt, in: LocalZone.current))",
-        ]
+            "Member since \(Format.day(profile.createdAt, in: member.zone))",
+        ] + (member.note.map { [$0] } ?? [])
     }
 }

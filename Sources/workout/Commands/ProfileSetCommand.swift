@@ -75,6 +75,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
         let snapshot = try await session.run("change your profile", fieldOptions: Self.fieldOptions) { client throws(WorkoutError) in
             try await client.updateProfile(update)
         }
+        session.remember(snapshot.profile)
         if output.json {
             try Output.printJSON(ProfileCommand.Report(
                 server: session.address.description, profile: snapshot.profile, totals: snapshot.totals,

@@ -60,7 +60,7 @@ struct RegisterCommand: AsyncParsableCommand {
             fromStandardInput: passwordFromStandardInput, prompt: "New password for \(email)", confirm: true)
         try InputBounds.newPassword(password)
         let member = NewMember(
-            email: email, firstName: firstName, lastName: lastName, timeZone: timeZone ?? LocalZone.identifier,
+            email: email, firstName: firstName, lastName: lastName, timeZone: timeZone ?? TimeZone.current.identifier,
             shareWithHousehold: share)
         let client = ClientFactory.client(for: address, fingerprint: invitation.serverFingerprint ?? given)
         defer { client.close() }
@@ -70,7 +70,8 @@ struct RegisterCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(error, context: .init(server: address.description, action: "join the household"))
         }
-        try store.save(Credentials(server: address.description, email: email, sessionToken: signedIn.token, signedInAt: Date()))
+        try store.save(Credentials(server: address.description, email: email, sessionToken: signedIn.token, signedInAt: Date(),
+            timeZone: signedIn.profile.timeZone))
         if output.json {
             try Output.printJSON(LoginCommand.Report(
                 server: address.description, session: signedIn.session, profile: signedIn.profile, totals: signedIn.totals))

@@ -18,7 +18,8 @@ struct SessionsListCommand: AsyncParsableCommand {
             try Output.printJSON(sessions)
             return
         }
-        let zone = LocalZone.current
+        let member = await session.memberZone()
+        let zone = member.zone
         // Every session is listed, so the shortest prefix unique among them is unique: what
         // `workout sessions revoke` takes.
         let ids = ShortID.prefixes(sessions.map(\.id), minimum: RecordIDPrefix.minimumDigits)
@@ -31,5 +32,6 @@ struct SessionsListCommand: AsyncParsableCommand {
             ])
         }
         Output.lines(table.render())
+        member.printNote()
     }
 }

@@ -50,8 +50,11 @@ struct StatusCommand: AsyncParsableCommand {
         var reachable = false
         var state = "unknown"
         var serverError: WorkoutError?
+        var member = session.storedZone
         do {
-            _ = try await session.client.profile()
+            let profile = try await session.client.profile().profile
+            session.remember(profile)
+            member = MemberZone(profileZone: profile.timeZone)
             (reachable, state) = (true, "valid")
         } catch {
             serverError = error
@@ -81,7 +84,7 @@ struct StatusCommand: AsyncParsableCommand {
                 pending: pending.map(PendingEntryReport.init(entry:)), refused: refused, outboxError: outboxError))
             return
         }
-        let zone = LocalZone.current
+        let zone = member.zone
         let serverLine: String =
             if reachable { "\(credentials.server) (reachable)" }
             else { "\(credentials.server) (cannot be reached: \(serverError.map { CLIError($0, context: .init(server: credentials.server, action: "answer")).message } ?? "no answer"))" }
@@ -102,8 +105,9 @@ struct StatusCommand: AsyncParsableCommand {
             var summary = "Outbox:   \(Format.count(pending.count, "write")) \(pending.count == 1 ? "waits" : "wait") to be sent"
             if refused > 0 { summary += " (\(refused) refused by the server)" }
             lines.append(summary + "; `workout sync` sends them")
-            lines += pending.map { "  " + PendingEntryReport.line($0, zone: zone) }
+            lines += pending.map { "  " + PendingEntryReport.line($0, server: credentials.server, zone: zone) }
         }
         Output.lines(lines)
+        member.printNote()
     }
 }

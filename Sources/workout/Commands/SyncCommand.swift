@@ -57,9 +57,10 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let zone = LocalZone.current
         let session = try SignedInSession()
         defer { session.close() }
+        let member = await session.memberZone()
+        let zone = member.zone
         let outbox = try MemberOutbox.open(for: session.credentials, in: session.store)
         defer { outbox.close() }
         var discarded: [OutboxEntry] = []
@@ -80,7 +81,8 @@ struct SyncCommand: AsyncParsableCommand {
                 results: report.results.map(Self.result), stoppedBy: report.stoppedBy.map { OfflineDelivery.Reason(status: $0.code.name, message: $0.message) },
                 remaining: report.remaining.map(PendingEntryReport.init(entry:)), complete: report.isComplete))
         } else {
-            printText(report, discarded: discarded, zone: zone)
+            printText(report, discarded: discarded, server: server, zone: zone)
+            member.printNote()
         }
         if let stop = report.stoppedBy {
             let reason = CLIError(stop, context: .init(server: server, action: "sync"))
@@ -106,7 +108,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     /// Prints the report for people.
-    private func printText(_ report: SyncReport, discarded: [OutboxEntry], zone: TimeZone) {
+    private func printText(_ report: SyncReport, discarded: [OutboxEntry], server: String, zone: TimeZone) {
         for entry in discarded {
             Output.line("#\(entry.id) discarded: \(PendingEntryReport.describe(entry.write))")
         }
@@ -130,7 +132,8 @@ struct SyncCommand: AsyncParsableCommand {
                 Output.line("#\(result.entry.id) \(answer.replayed ? "replayed (it had reached the server before; applied once)" : "sent"): \(write)")
             case .refused(let refusal):
                 refused += 1
-                Output.line("#\(result.entry.id) refused: \(write)\n      \(refusal)\n      `workout sync --discard \(result.entry.id)` drops it; `--retry \(result.entry.id)` sends it again")
+                let reason = RefusedWrite.message(refusal, of: result.entry.write, server: server, zone: zone)
+                Output.line("#\(result.entry.id) refused: \(write)\n      \(reason)\n      `workout sync --discard \(result.entry.id)` drops it; `--retry \(result.entry.id)` sends it again")
             case .held(let behind):
                 Output.line("#\(result.entry.id) held: \(write) waits behind refused #\(behind)")
             }

@@ -42,18 +42,20 @@ struct TodayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let zone = LocalZone.current
-        let today = LocalDate.today(in: zone)
-        let target = day?.resolve(today: today) ?? today
         let session = try SignedInSession()
         defer { session.close() }
+        // The member's day, in the member's zone.
+        let member = await session.memberZone()
+        let today = member.today()
+        let target = day?.resolve(today: today) ?? today
         let report = try await session.run("see your day") { client throws(WorkoutError) in
-            try await Self.report(of: target, zone: LocalZone.identifier, client: client)
+            try await Self.report(of: target, zone: member.identifier, client: client)
         }
         if output.json {
             try Output.printJSON(report)
         } else {
-            Output.lines(Self.lines(report, zone: zone, isToday: target == today))
+            Output.lines(Self.lines(report, zone: member.zone, isToday: target == today))
+            member.printNote()
         }
     }
 

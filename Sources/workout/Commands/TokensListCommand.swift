@@ -45,7 +45,8 @@ struct TokensListCommand: AsyncParsableCommand {
             }
             return
         }
-        let zone = LocalZone.current
+        let member = await session.memberZone()
+        let zone = member.zone
         var table = Table([.init("ID"), .init("Name"), .init("Scopes"), .init("Created"), .init("Last used")])
         for token in tokens.sorted(by: { $0.createdAt > $1.createdAt }) {
             table.append([
@@ -54,5 +55,6 @@ struct TokensListCommand: AsyncParsableCommand {
             ])
         }
         Output.lines(table.render())
+        member.printNote()
     }
 }

@@ -28,7 +28,10 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try SignedInSession()
         defer { session.close() }
-        let zone = LocalZone.current
+        let member = await session.memberZone()
+        let zone = member.zone
+        // A watch has no last line: the note on the zone comes first.
+        if !output.json { member.printNote() }
         let (json, limit, since) = (output.json, count, self.since)
         try await session.run("watch your changes") { client throws(WorkoutError) in
             let start: UInt64

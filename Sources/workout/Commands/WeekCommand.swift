@@ -40,11 +40,13 @@ struct WeekCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let today = LocalDate.today(in: LocalZone.current)
-        let start = Self.monday(of: day?.resolve(today: today) ?? today)
-        let end = start.adding(days: 6)
         let session = try SignedInSession()
         defer { session.close() }
+        // The member's week, in the member's zone.
+        let member = await session.memberZone()
+        let today = member.today()
+        let start = Self.monday(of: day?.resolve(today: today) ?? today)
+        let end = start.adding(days: 6)
         let summaries = try await session.run("see your week") { client throws(WorkoutError) in
             try await client.summaries(from: start, to: end, granularity: .day)
         }
@@ -53,6 +55,7 @@ struct WeekCommand: AsyncParsableCommand {
             try Output.printJSON(report)
         } else {
             Output.lines(Self.lines(report, today: today, width: TerminalSize.columns()))
+            member.printNote()
         }
     }
 

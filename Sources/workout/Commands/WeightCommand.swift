@@ -54,7 +54,8 @@ struct WeightCommand: AsyncParsableCommand {
             Output.line("No weigh-ins in the last \(Format.count(days, "day")). Log one with `workout log weight 72.4`.")
             return
         }
-        let zone = LocalZone.current
+        let member = await session.memberZone()
+        let zone = member.zone
         let change = last.weightKg - first.weightKg
         let sign = change > 0 ? "+" : change < 0 ? "−" : "±"
         Output.line("Weight over the last \(Format.count(days, "day")): \(Format.count(entries.count, "weigh-in")), \(Format.kilograms(first.weightKg)) → \(Format.kilograms(last.weightKg)) (\(sign)\(Format.kilograms(abs(change))))")
@@ -63,6 +64,7 @@ struct WeightCommand: AsyncParsableCommand {
         Output.lines(WeightChart.render(points, width: TerminalSize.columns(), height: height, zone: zone))
         Output.line()
         Output.lines(Self.recentTable(entries, zone: zone))
+        member.printNote()
     }
 
     /// How many of the newest weigh-ins are listed under the chart.

@@ -25,6 +25,7 @@ struct WhoamiCommand: AsyncParsableCommand {
         let session = try SignedInSession()
         defer { session.close() }
         let snapshot = try await session.run("see your profile") { client throws(WorkoutError) in try await client.profile() }
+        session.remember(snapshot.profile)
         if output.json {
             try Output.printJSON(Report(
                 server: session.address.description, profile: snapshot.profile, totals: snapshot.totals, revision: snapshot.revision))

@@ -2,7 +2,7 @@ import ArgumentParser
 import WorkoutClient
 
 /// A calendar day given on the command line (`--day`): `YYYY-MM-DD`, or `today` or
-/// `yesterday` (in the local time zone, when the command runs).
+/// `yesterday` (in the member's profile zone, when the command runs).
 enum DayArgument: Equatable, Sendable {
     /// A date.
     case date(LocalDate)

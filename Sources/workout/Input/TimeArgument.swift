@@ -6,8 +6,8 @@ import WorkoutClient
 /// or an instant with its UTC offset.
 ///
 /// Accepted forms:
-/// - `HH:MM` (or `H:MM`): today, in the local time zone;
-/// - `YYYY-MM-DDTHH:MM[:SS]` (a space may replace the `T`): in the local time zone;
+/// - `HH:MM` (or `H:MM`): today, in the member's zone (``MemberZone``);
+/// - `YYYY-MM-DDTHH:MM[:SS]` (a space may replace the `T`): in the member's zone;
 /// - ISO 8601 with an offset: `2025-06-01T07:30:00+02:00`, `2025-06-01T05:30Z`,
 ///   fractional seconds allowed.
 ///

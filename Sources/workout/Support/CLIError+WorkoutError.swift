@@ -42,8 +42,10 @@ extension CLIError {
             if let wireField, let words = Self.boundsInOptionWords[wireField] {
                 // A field whose wire unit is not the option's (seconds, milliseconds since 1970).
                 text = "invalid input: \(words)"
-            } else if let wireField, let option = context.fieldOptions[wireField], let named = error.field, detail.hasPrefix(named + " ") {
-                // The command's own option for the field: named in its place ("--age must be …").
+            } else if let wireField, let option = context.fieldOptions[wireField] ?? Self.fieldOptions[wireField],
+                      let named = error.field, detail.hasPrefix(named + " ") {
+                // The option for the field, the command's own first: named in its place ("--age
+                // must be …"), the field's unit being the option's.
                 text = "invalid input: \(option)" + detail.dropFirst(named.count)
             } else if let wireField, let option = context.fieldOptions[wireField] ?? Self.option(forField: wireField) {
                 text += " (check \(option))"
@@ -117,21 +119,21 @@ extension CLIError {
         "workout.exercises_completed": "--exercises",
         "workout.performed_at_ms": "--at",
         "workout.notes": "--notes",
-        "workout.time_zone": "the TZ environment variable",
+        "workout.time_zone": "your profile's time zone (workout profile set --time-zone)",
         "meal.meal_type": "--type",
         "meal.name": "--name",
         "meal.eaten_at_ms": "--at",
         "meal.items": "--item",
-        "meal.time_zone": "the TZ environment variable",
+        "meal.time_zone": "your profile's time zone (workout profile set --time-zone)",
         "entry.weight_kg": "WEIGHT",
         "entry.measured_at_ms": "--at",
         "entry.note": "--note",
-        "entry.time_zone": "the TZ environment variable",
+        "entry.time_zone": "your profile's time zone (workout profile set --time-zone)",
         "report.steps": "STEPS",
         "report.source": "--source",
         "report.day": "--day",
         "day": "--day",
-        "time_zone": "--time-zone or the TZ environment variable",
+        "time_zone": "--time-zone or your profile's time zone",
         "from_ms": "--days",
         "since_revision": "--since",
         "page_size": "--limit",

@@ -8,7 +8,8 @@ import WorkoutClient
 ///
 /// ```json
 /// {"email": "ada@example.com", "server": "homeserver.local:7420",
-///  "sessionToken": "<base64 of 32 bytes>", "signedInAt": "2025-06-01T07:30:00Z"}
+///  "sessionToken": "<base64 of 32 bytes>", "signedInAt": "2025-06-01T07:30:00Z",
+///  "timeZone": "Europe/Berlin"}
 /// ```
 struct Credentials: Codable, Sendable, Equatable {
     /// The server, `host:port`.
@@ -19,6 +20,10 @@ struct Credentials: Codable, Sendable, Equatable {
     var sessionToken: SessionToken
     /// When the session started.
     var signedInAt: Date?
+    /// The member's profile zone as last seen from the server (login, register, `whoami`,
+    /// `profile`), in which times are read and shown (``MemberZone``); `nil` in credentials
+    /// stored before it was kept.
+    var timeZone: String?
 
     /// The server as an address.
     ///

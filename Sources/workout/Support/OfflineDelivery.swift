@@ -43,7 +43,8 @@ struct OfflineDelivery {
     ///   - reason: Why it was not sent.
     ///   - json: Whether to print JSON.
     ///   - noun: The record for people, e.g. `workout (running, 30 min)`.
-    func printQueued(_ queued: Outbox.Queued, reason: WorkoutError?, json: Bool, noun: String) throws(CLIError) {
+    ///   - zone: The member's zone (its note ends the text).
+    func printQueued(_ queued: Outbox.Queued, reason: WorkoutError?, json: Bool, noun: String, zone: MemberZone) throws(CLIError) {
         let outcome: String
         let entry: OutboxEntry?
         switch queued {
@@ -60,10 +61,13 @@ struct OfflineDelivery {
         }
         if case .cancelled(let removed) = queued {
             Output.line("Cancelled #\(removed.id) in the outbox, the \(noun) that was never sent: nothing is sent for it. \(Format.count(pending, "write")) \(pending == 1 ? "waits" : "wait") in the outbox.")
+            zone.printNote()
             return
         }
-        if let refusal = entry?.refusal {
-            Output.line("Not sent: the server refused the \(noun): \(refusal). It waits in the outbox as #\(entry!.id); `workout sync --discard \(entry!.id)` drops it.")
+        if let entry, let refusal = entry.refusal {
+            let reason = RefusedWrite.message(refusal, of: entry.write, server: server, zone: zone.zone)
+            Output.line("Not sent: the server refused the \(noun): \(reason). It waits in the outbox as #\(entry.id); `workout sync --discard \(entry.id)` drops it.")
+            zone.printNote()
             return
         }
         let why = reason.map { CLIError($0, context: .init(server: server, action: "log")).message } ?? "earlier writes wait"
@@ -75,6 +79,7 @@ struct OfflineDelivery {
             case .cancelled: ""  // printed above
             }
         Output.line("\(kept) \(Format.count(pending, "write")) \(pending == 1 ? "waits" : "wait") in the outbox.")
+        zone.printNote()
     }
 }
 
@@ -85,15 +90,17 @@ extension OfflineDelivery {
     /// - Parameters:
     ///   - json: Whether to print JSON.
     ///   - noun: The record for people, e.g. `workout 0190a3c4 (running, 30 min)`.
-    func printOutcome(json: Bool, noun: String) throws(CLIError) {
+    ///   - zone: The member's zone (its note ends the text).
+    func printOutcome(json: Bool, noun: String, zone: MemberZone) throws(CLIError) {
         switch delivery {
         case .queued(let queued, let reason):
-            try printQueued(queued, reason: reason, json: json, noun: noun)
+            try printQueued(queued, reason: reason, json: json, noun: noun, zone: zone)
         case .sent(let answer):
             if json {
                 try Output.printJSON(SentWriteReport(answer: answer))
             } else {
                 Output.line("Sent the \(noun) to the server with the writes that waited.")
+                zone.printNote()
             }
         }
     }

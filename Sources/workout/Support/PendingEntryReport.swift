@@ -55,10 +55,17 @@ struct PendingEntryReport: Encodable {
     }
 
     /// One line for people: `#3  log workout running, 30 min  queued 2025-06-01 07:15` and, when
-    /// refused, the reason.
-    static func line(_ entry: OutboxEntry, zone: TimeZone) -> String {
+    /// refused, the reason (``RefusedWrite``).
+    ///
+    /// - Parameters:
+    ///   - entry: The waiting write.
+    ///   - server: The server it waits for, `host:port`.
+    ///   - zone: The zone times are shown in.
+    static func line(_ entry: OutboxEntry, server: String, zone: TimeZone) -> String {
         var text = "#\(entry.id)  \(describe(entry.write))  (queued \(Format.dateTime(entry.queuedAt, in: zone)))"
-        if let refusal = entry.refusal { text += "\n      refused: \(refusal)" }
+        if let refusal = entry.refusal {
+            text += "\n      refused: \(RefusedWrite.message(refusal, of: entry.write, server: server, zone: zone))"
+        }
         return text
     }
 

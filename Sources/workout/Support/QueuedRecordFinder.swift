@@ -39,9 +39,11 @@ enum QueuedRecordFinder {
     ///   - entries: The outbox's entries, oldest first.
     /// - Returns: The record, or `nil` when no waiting record matches.
     /// - Throws: ``CLIError`` (usage) when several waiting records match, listing them.
-    static func find(_ kind: RecordKindArgument, _ prefix: RecordIDPrefix, in entries: [OutboxEntry]) throws(CLIError) -> FoundRecord? {
+    static func find(
+        _ kind: RecordKindArgument, _ prefix: RecordIDPrefix, in entries: [OutboxEntry], zone: TimeZone = .current
+    ) throws(CLIError) -> FoundRecord? {
         let matches = records(kind, in: entries).values.filter { prefix.matches($0.id) }
         guard !matches.isEmpty else { return nil }
-        return try RecordFinder.choose(kind, prefix, from: Array(matches), complete: true)
+        return try RecordFinder.choose(kind, prefix, from: Array(matches), complete: true, zone: zone)
     }
 }

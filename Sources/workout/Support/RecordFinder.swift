@@ -63,7 +63,7 @@ enum RecordFinder {
             }
             revision = page.revision
         }
-        return try choose(kind, prefix, from: Array(matches.values), complete: complete)
+        return try choose(kind, prefix, from: Array(matches.values), complete: complete, zone: session.storedZone.zone)
     }
 
     /// The one match, or the error that says why there is none.
@@ -73,9 +73,10 @@ enum RecordFinder {
     ///   - prefix: The ID or prefix.
     ///   - matches: The records found.
     ///   - complete: Whether every record was searched.
+    ///   - zone: The zone the candidates' times are shown in (the member's).
     /// - Throws: ``CLIError`` as ``find(_:_:in:maximumPages:)`` says.
     static func choose(
-        _ kind: RecordKindArgument, _ prefix: RecordIDPrefix, from matches: [FoundRecord], complete: Bool
+        _ kind: RecordKindArgument, _ prefix: RecordIDPrefix, from matches: [FoundRecord], complete: Bool, zone: TimeZone = .current
     ) throws(CLIError) -> FoundRecord {
         if matches.count == 1, complete || prefix.wholeID != nil { return matches[0] }
         guard complete else {
@@ -84,7 +85,6 @@ enum RecordFinder {
         guard !matches.isEmpty else {
             throw CLIError(.notFound, "no \(kind.noun) of yours has an ID starting with \"\(prefix)\"; \(kind.listing) lists their IDs")
         }
-        let zone = LocalZone.current
         let sorted = matches.sorted { $0.time > $1.time }
         var lines = ["\"\(prefix)\" matches \(Format.count(matches.count, kind.noun)); give more of the ID:"]
         lines += sorted.prefix(listedCandidates).map { "  \(Format.id($0.id))  \($0.summary(in: zone))" }

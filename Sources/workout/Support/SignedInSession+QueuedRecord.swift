@@ -21,6 +21,6 @@ extension SignedInSession {
             throw MemberOutbox.cliError(error)
         }
         defer { outbox.close() }
-        return try QueuedRecordFinder.find(kind, prefix, in: outbox.entries)
+        return try QueuedRecordFinder.find(kind, prefix, in: outbox.entries, zone: storedZone.zone)
     }
 }
