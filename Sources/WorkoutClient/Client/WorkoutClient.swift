@@ -338,13 +338,26 @@ public final class WorkoutClient: Sendable {
         case .ready(let connection):
             return connection
         case .wait(let task):
-            do {
-                return try await task.value
-            } catch let error as WorkoutError {
-                throw error
-            } catch {
-                throw WorkoutError(code: .unavailable, message: "\(error)")
+            switch await Self.outcome(of: task) {
+            case .success(let connection): return connection
+            case .failure(let error as WorkoutError): throw error
+            case .failure(let error): throw WorkoutError(code: .unavailable, message: "\(error)")
             }
+        }
+    }
+
+    /// What the connection being opened comes to, or `CANCELLED` as soon as the calling task is
+    /// cancelled: the opening is shared by every caller waiting meanwhile, so it goes on for
+    /// the others (and is there for the next call), but this caller stops waiting for it.
+    private static func outcome(of task: Task<ClientConnection, any Error>) async -> Result<ClientConnection, any Error> {
+        let waiter = OneShot<Result<ClientConnection, any Error>>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiter.attach(continuation)
+                Task { waiter.resume(with: await task.result) }
+            }
+        } onCancel: {
+            waiter.resume(with: .failure(WorkoutError(code: .cancelled, message: "the call was cancelled while connecting")))
         }
     }
 
