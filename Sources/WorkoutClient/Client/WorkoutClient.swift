@@ -274,7 +274,7 @@ public final class WorkoutClient: Sendable {
     /// - Parameters:
     ///   - what: The call that would carry the password, for the message.
     ///   - connection: The connection it would go over, once there is one.
-    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`).
+    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`, ``TrustFailure/Kind/plainTCPRefused``).
     func requireConfidentialTransport(for what: String, on connection: ClientConnection? = nil) throws(WorkoutError) {
         guard case .plainTCP(allowsPasswords: false) = configuration.transportSecurity else { return }
         if let connection {
@@ -282,29 +282,17 @@ public final class WorkoutClient: Sendable {
         } else if configuration.address.mayBeLoopback {
             return
         }
-        throw WorkoutError(
-            code: .failedPrecondition,
-            message: "refusing to send a password (\(what)) over plain TCP to \(configuration.address): anyone on the "
-                + "network could read it; use TLS, or allow passwords over plain TCP explicitly (your own TLS proxy)")
+        throw WorkoutError(TrustFailure(.plainTCPRefused, address: configuration.address))
     }
 
     /// Refuses `connection` for `what` unless its server proved it holds the key with
     /// fingerprint `expected` (TLS, checked by ``ServerTrust``).
     ///
-    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`) naming both fingerprints.
+    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`, ``TrustFailure/Kind/inviteKeyMismatch``).
     private func requireServerKey(_ expected: ServerFingerprint, on connection: ClientConnection, for what: String) throws(WorkoutError) {
-        guard let verified = connection.verifiedServerFingerprint else {
-            throw WorkoutError(
-                code: .failedPrecondition,
-                message: "refusing to send \(what): the invite names the server key \(expected), but the connection to "
-                    + "\(configuration.address) is plain TCP, so the server's key cannot be checked; connect with TLS")
-        }
-        guard verified == expected else {
-            throw WorkoutError(
-                code: .failedPrecondition,
-                message: "refusing to send \(what): the invite names the server key \(expected), but the server at "
-                    + "\(configuration.address) proved it holds the key \(verified); this is not the server that made the "
-                    + "invite (or its key changed). Nothing was sent")
+        guard let verified = connection.verifiedServerFingerprint, verified == expected else {
+            throw WorkoutError(TrustFailure(
+                .inviteKeyMismatch, address: configuration.address, presented: connection.verifiedServerFingerprint, expected: expected))
         }
     }
 

@@ -89,6 +89,7 @@ final class ClientConnection: @unchecked Sendable {
                 do {
                     try await trust.check(publicKey: key, endorsements: presented.endorsements, address: address)
                 } catch {
+                    connection.keyChecked(refusal: error)
                     throw CallFailure.final(error)
                 }
                 connection.verifiedServerFingerprint = ServerFingerprint(publicKey: key)
@@ -109,6 +110,7 @@ final class ClientConnection: @unchecked Sendable {
         self.machine = ClientConnectionMachine(options: options, now: Self.now())
         self.serverAddress = address
         self.peerIsLoopback = LoopbackAddress.isPeerLoopback(descriptor)
+        self.gate = KeyCheckGate(tls: engine != nil)
     }
 
     private let serverAddress: ServerAddress
@@ -122,6 +124,8 @@ final class ClientConnection: @unchecked Sendable {
     private let transport: ClientTransport
     /// Waits for the TLS handshake.
     private var securingWaiter: CheckedContinuation<ClientTransport.PresentedKey, any Error>?
+    /// Holds what the server sends until its key was checked.
+    private var gate: KeyCheckGate
 
     /// Starts the machine (whose handshake time limit covers TLS, the key check and the HELLO
     /// exchange) and runs the TLS handshake. The machine's HELLO waits until ``handshake()``.
@@ -143,24 +147,44 @@ final class ClientConnection: @unchecked Sendable {
                     do throws(WorkoutError) {
                         try transport.startHandshake()
                     } catch {
-                        failSecuring(error)
+                        lose(error)
                         return
                     }
                     flush()
                 }
             }
         } onCancel: {
-            queue.async { [self] in failSecuring(WorkoutError(code: .cancelled, message: "cancelled while connecting")) }
+            queue.async { [self] in carryOut(gate.cancelled()) }
         }
     }
 
-    /// Ends the TLS handshake's wait with `error`, and the connection.
-    private func failSecuring(_ error: WorkoutError) {
-        guard let waiter = securingWaiter else { return }
-        securingWaiter = nil
-        let disposition: CallFailure.Disposition = error.code == .failedPrecondition ? .final : .notProcessed
-        waiter.resume(throwing: CallFailure(disposition: disposition, error: error))
-        perform(machine.connectionLost(error))
+    /// The key check refused the server's key with `error`: the connection ends, and what the
+    /// server sent meanwhile is dropped.
+    func keyChecked(refusal error: WorkoutError) {
+        queue.async { [self] in carryOut(gate.keyRefused(error)) }
+    }
+
+    /// Carries out what the key check's gate decided.
+    private func carryOut(_ actions: [KeyCheckGate.Action]) {
+        for action in actions {
+            switch action {
+            case .checkKey:
+                guard let waiter = securingWaiter else { continue }
+                securingWaiter = nil
+                waiter.resume(returning: transport.presentedKey())
+            case .release(let held):
+                held.withUnsafeBytes { perform(machine.received($0, now: Self.now())) }
+            case .failSecuring(let error):
+                if let waiter = securingWaiter {
+                    securingWaiter = nil
+                    let disposition: CallFailure.Disposition = error.code == .failedPrecondition ? .final : .notProcessed
+                    waiter.resume(throwing: CallFailure(disposition: disposition, error: error))
+                }
+                perform(machine.connectionLost(error))
+            case .loseConnection(let error):
+                perform(machine.connectionLost(error))
+            }
+        }
     }
 
     deinit {
@@ -195,9 +219,7 @@ final class ClientConnection: @unchecked Sendable {
                     // The server's key was checked (or there is no TLS): the protocol may begin.
                     // What the server sent meanwhile reaches the machine only now, with the
                     // waiter in place for its HELLO or its refusal.
-                    transport.allowApplicationData { plaintext in
-                        perform(machine.received(plaintext, now: Self.now()))
-                    }
+                    carryOut(gate.keyAccepted())
                     flush()
                 }
             }
@@ -348,7 +370,8 @@ final class ClientConnection: @unchecked Sendable {
 
     private func flush() {
         while readSource != nil, !machine.output.isEmpty || transport.hasPendingOutput {
-            switch machine.output.withUnreadBytes({ transport.write(to: descriptor, $0) }) {
+            let allowed = gate.allowsApplicationData
+            switch machine.output.withUnreadBytes({ transport.write(to: descriptor, $0, plaintextAllowed: allowed) }) {
             case .moved(let count):
                 guard count > 0 else { break }
                 machine.wrote(count)
@@ -382,17 +405,22 @@ final class ClientConnection: @unchecked Sendable {
         let closer = DescriptorCloser(descriptor: descriptor, users: 2)
         read.setCancelHandler { closer.release() }
         write.setCancelHandler { closer.release() }
+        readSource = read
+        writeSource = write
+        startTimer()
+        sourcesStarted = true
+        read.resume()
+    }
+
+    /// Starts the one timer, which tells the machine the time when it asked.
+    private func startTimer() {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             perform(machine.tick(now: Self.now()))
             flush()
         }
-        readSource = read
-        writeSource = write
         self.timer = timer
-        sourcesStarted = true
-        read.resume()
         timer.resume()
     }
 
@@ -400,15 +428,24 @@ final class ClientConnection: @unchecked Sendable {
         while readSource != nil {
             switch ClientSocket.read(descriptor, into: readBuffer) {
             case .bytes(let count):
+                var heldTooMuch = false
                 do {
                     try transport.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), scratch: readBuffer) { plaintext in
-                        perform(machine.received(plaintext, now: Self.now()))
+                        switch gate.received(plaintext) {
+                        case .deliver: perform(machine.received(plaintext, now: Self.now()))
+                        case .held: break
+                        case .tooMuch: heldTooMuch = true
+                        }
                     }
                 } catch {
                     lose(error)
                     return
                 }
-                answerSecuringOnceReady()
+                if heldTooMuch {
+                    lose(.unavailable("the server at \(serverAddress) sent more than \(KeyCheckGate.maxHeld) bytes before its key was checked"))
+                    return
+                }
+                if transport.isReady { carryOut(gate.handshakeCompleted()) }
                 flush()
                 if count < readBuffer.count { return }
             case .wouldBlock:
@@ -423,27 +460,10 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// Gives the TLS handshake's waiter the server's key, once the handshake is complete.
-    ///
-    /// - Returns: Whether the waiter was answered.
-    @discardableResult
-    private func answerSecuringOnceReady() -> Bool {
-        guard let securingWaiter, transport.isReady else { return false }
-        self.securingWaiter = nil
-        securingWaiter.resume(returning: transport.presentedKey())
-        return true
-    }
-
-    /// The connection failed: during the TLS handshake its waiter learns why, else the machine.
-    /// A handshake that completed in the same read as the failure (a close, an alert or a
-    /// broken record behind it) still has its key checked first, so that a server whose key
-    /// changed cannot hide it behind a failure of its own.
+    /// The connection failed: the gate decides who learns why (the TLS handshake's waiter, or
+    /// the machine), and whether the key is checked first (``KeyCheckGate``).
     private func lose(_ error: WorkoutError) {
-        if securingWaiter != nil, !answerSecuringOnceReady() {
-            failSecuring(error)
-        } else {
-            perform(machine.connectionLost(error))
-        }
+        carryOut(gate.failed(error, handshakeComplete: transport.isReady))
     }
 
     /// Cancels both sources (the descriptor closes when both are done), or closes the
