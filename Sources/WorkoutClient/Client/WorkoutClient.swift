@@ -82,6 +82,8 @@ public final class WorkoutClient: Sendable {
     public let configuration: Configuration
     /// Whom it trusts (over TLS).
     public let trust: ServerTrust
+    /// Makes the byte stream of each connection, when the app supplies one.
+    private let makeTransport: (@Sendable () -> any WorkoutTransport)?
 
     private let state: Mutex<State>
 
@@ -103,9 +105,16 @@ public final class WorkoutClient: Sendable {
     ///     (``CreatedDeviceToken/token``), resumed on every connection.
     ///   - trust: Which server keys to trust over TLS (see ``ServerTrust``): by default, a server
     ///     whose key is not pinned in memory yet is refused.
-    public init(configuration: Configuration, sessionToken: SessionToken? = nil, trust: ServerTrust = ServerTrust()) {
+    ///   - transport: Makes the byte stream for each connection (see ``WorkoutTransport``):
+    ///     what an app on macOS or iOS supplies for TLS; `nil` uses the built-in socket (with
+    ///     OpenSSL on Linux).
+    public init(
+        configuration: Configuration, sessionToken: SessionToken? = nil, trust: ServerTrust = ServerTrust(),
+        transport: (@Sendable () -> any WorkoutTransport)? = nil
+    ) {
         self.configuration = configuration
         self.trust = trust
+        self.makeTransport = transport
         self.state = Mutex(State(token: sessionToken?.bytes))
     }
 
@@ -358,7 +367,8 @@ public final class WorkoutClient: Sendable {
         while true {
             do {
                 let connection = try await ClientConnection.open(
-                    to: configuration.address, options: options, security: configuration.transportSecurity, trust: trust)
+                    to: configuration.address, options: options, security: configuration.transportSecurity, trust: trust,
+                    transport: makeTransport)
                 let resumed = try await resumeSession(on: connection)
                 let closed = state.withLock { state in
                     state.connectionsOpened += 1

@@ -54,8 +54,12 @@ final class ClientConnection: @unchecked Sendable {
     ///   (`final`) with `FAILED_PRECONDITION` when its key is not trusted or it does not
     ///   speak TLS.
     static func open(
-        to address: ServerAddress, options: Options, security: TransportSecurity = .tls, trust: ServerTrust = ServerTrust()
+        to address: ServerAddress, options: Options, security: TransportSecurity = .tls, trust: ServerTrust = ServerTrust(),
+        transport makeTransport: (@Sendable () -> any WorkoutTransport)? = nil
     ) async throws -> ClientConnection {
+        if let makeTransport {
+            return try await open(over: makeTransport(), to: address, options: options, security: security, trust: trust)
+        }
         let engine: (any TLSClientEngine)?
         do {
             engine = security == .tls ? try makeTLSClientEngine() : nil
@@ -102,14 +106,58 @@ final class ClientConnection: @unchecked Sendable {
         return connection
     }
 
-    private init(descriptor: Int32, options: Options, address: ServerAddress, engine: (any TLSClientEngine)?) {
+    /// Connects over an app's transport, which runs the key check during its TLS handshake;
+    /// then completes the protocol's handshake.
+    ///
+    /// - Throws: ``CallFailure``: `final` when the key check refused the server (or the
+    ///   transport did not run it over TLS), `notProcessed` when the transport could not connect.
+    private static func open(
+        over app: any WorkoutTransport, to address: ServerAddress, options: Options, security: TransportSecurity, trust: ServerTrust
+    ) async throws -> ClientConnection {
+        let keyCheck = ServerKeyCheck(trust: trust, address: address)
+        do {
+            try await withTaskCancellationHandler {
+                try await app.connect(to: address, security: security, timeout: options.connectTimeout, keyCheck: keyCheck)
+            } onCancel: {
+                app.close()
+            }
+        } catch {
+            app.close()
+            if case .failure(let refusal) = keyCheck.result { throw CallFailure.final(refusal) }
+            if Task.isCancelled { throw CallFailure(disposition: .notProcessed, error: WorkoutError(code: .cancelled, message: "cancelled while connecting")) }
+            let failure = error as? WorkoutError ?? .unavailable("cannot connect to \(address): \(error)")
+            throw CallFailure(disposition: failure.code == .failedPrecondition ? .final : .notProcessed, error: failure)
+        }
+        var verified: ServerFingerprint?
+        if security == .tls {
+            switch keyCheck.result {
+            case .success(let fingerprint):
+                verified = fingerprint
+            case .failure(let refusal):
+                app.close()
+                throw CallFailure.final(refusal)
+            case nil:
+                app.close()
+                throw CallFailure.final(WorkoutError(
+                    code: .failedPrecondition,
+                    message: "the transport connected to \(address) over TLS without checking the server's key (ServerKeyCheck); nothing was sent"))
+            }
+        }
+        let connection = ClientConnection(descriptor: -1, options: options, address: address, engine: nil, app: app)
+        connection.verifiedServerFingerprint = verified
+        try await connection.handshake()
+        return connection
+    }
+
+    private init(descriptor: Int32, options: Options, address: ServerAddress, engine: (any TLSClientEngine)?, app: (any WorkoutTransport)? = nil) {
+        self.app = app
         self.transport = ClientTransport(engine: engine, server: address)
         self.descriptor = descriptor
         self.queue = DispatchQueue(label: "workout.client.connection")
         self.readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
         self.machine = ClientConnectionMachine(options: options, now: Self.now())
         self.serverAddress = address
-        self.peerIsLoopback = LoopbackAddress.isPeerLoopback(descriptor)
+        self.peerIsLoopback = app?.peerIsLoopback ?? LoopbackAddress.isPeerLoopback(descriptor)
         self.gate = KeyCheckGate(tls: engine != nil)
     }
 
@@ -126,6 +174,14 @@ final class ClientConnection: @unchecked Sendable {
     private var securingWaiter: CheckedContinuation<ClientTransport.PresentedKey, any Error>?
     /// Holds what the server sends until its key was checked.
     private var gate: KeyCheckGate
+    /// The app's transport, instead of the socket (and the TLS engine), if it gave one.
+    private let app: (any WorkoutTransport)?
+    /// Reads from the app's transport, handing what arrives to the queue.
+    private var appReader: Task<Void, Never>?
+    /// Whether a send to the app's transport is under way (one at a time).
+    private var appSending = false
+    /// Whether the app's transport was closed.
+    private var appClosed = false
 
     /// Starts the machine (whose handshake time limit covers TLS, the key check and the HELLO
     /// exchange) and runs the TLS handshake. The machine's HELLO waits until ``handshake()``.
@@ -369,6 +425,10 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func flush() {
+        if let app {
+            flush(to: app)
+            return
+        }
         while readSource != nil, !machine.output.isEmpty || transport.hasPendingOutput {
             let allowed = gate.allowsApplicationData
             switch machine.output.withUnreadBytes({ transport.write(to: descriptor, $0, plaintextAllowed: allowed) }) {
@@ -398,6 +458,12 @@ final class ClientConnection: @unchecked Sendable {
     // MARK: - Receiving
 
     private func startSources() {
+        if let app {
+            startTimer()
+            sourcesStarted = true
+            startReading(app)
+            return
+        }
         let read = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         read.setEventHandler { [weak self] in self?.readAvailable() }
         let write = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
@@ -422,6 +488,62 @@ final class ClientConnection: @unchecked Sendable {
         }
         self.timer = timer
         timer.resume()
+    }
+
+    // MARK: - An app's transport
+
+    /// Reads from the app's transport until it ends, each piece handed to the queue.
+    private func startReading(_ app: any WorkoutTransport) {
+        appReader = Task { [weak self] in
+            while !Task.isCancelled {
+                let received: Result<[UInt8], any Error>
+                do {
+                    received = .success(try await app.receive())
+                } catch {
+                    received = .failure(error)
+                }
+                guard let connection = self else { return }
+                connection.queue.async { connection.appReceived(received) }
+                guard case .success(let bytes) = received, !bytes.isEmpty else { return }
+            }
+        }
+    }
+
+    /// What the app's transport received: bytes for the machine, its end, or its failure.
+    private func appReceived(_ received: Result<[UInt8], any Error>) {
+        guard !appClosed else { return }
+        switch received {
+        case .success(let bytes) where bytes.isEmpty:
+            lose(.unavailable("the server closed the connection"))
+        case .success(let bytes):
+            bytes.withUnsafeBytes { perform(machine.received($0, now: Self.now())) }
+            flush()
+        case .failure(let error):
+            lose(.unavailable("lost the connection to the server: \(error)"))
+        }
+    }
+
+    /// Hands what the machine produced to the app's transport, one send at a time: the bytes
+    /// are the send's from then on, and the next go once the transport took them.
+    private func flush(to app: any WorkoutTransport) {
+        guard sourcesStarted, !appClosed, !appSending, !machine.output.isEmpty else { return }
+        let bytes = machine.output.withUnreadBytes { Array($0) }
+        machine.wrote(bytes.count)
+        appSending = true
+        Task { [self] in
+            do {
+                try await app.send(bytes)
+                queue.async { [self] in
+                    appSending = false
+                    flush()
+                }
+            } catch {
+                queue.async { [self] in
+                    appSending = false
+                    lose(.unavailable("lost the connection to the server: \(error)"))
+                }
+            }
+        }
     }
 
     private func readAvailable() {
@@ -469,6 +591,13 @@ final class ClientConnection: @unchecked Sendable {
     /// Cancels both sources (the descriptor closes when both are done), or closes the
     /// descriptor directly when the sources never started.
     private func cancelSources() {
+        if let app {
+            guard !appClosed else { return }
+            appClosed = true
+            appReader?.cancel()
+            app.close()
+            return
+        }
         guard let readSource, let writeSource else {
             if !sourcesStarted, !descriptorClosed {
                 descriptorClosed = true
