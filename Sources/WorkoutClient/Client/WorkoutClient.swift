@@ -291,7 +291,7 @@ public final class WorkoutClient: Sendable {
         } else if configuration.address.mayBeLoopback {
             return
         }
-        throw WorkoutError(TrustFailure(.plainTCPRefused, address: configuration.address))
+        throw WorkoutError(TrustFailure(.plainTCPRefused, address: configuration.address, text: what))
     }
 
     /// Refuses `connection` for `what` unless its server proved it holds the key with

@@ -75,7 +75,8 @@ public struct TrustFailure: Hashable, Sendable {
     /// The fingerprint the server had to have: given up front (``Kind/unexpectedKey``) or
     /// carried by an invite (``Kind/inviteKeyMismatch``).
     public var expected: ServerFingerprint?
-    /// What was read where a fingerprint was due (``Kind/inviteFingerprintInvalid``).
+    /// What was read where a fingerprint was due (``Kind/inviteFingerprintInvalid``), or the
+    /// call that would have carried the password (``Kind/plainTCPRefused``).
     public var text: String?
 
     /// Makes a failure; an app needs one only for a pin store or tests of its own.
@@ -86,7 +87,7 @@ public struct TrustFailure: Hashable, Sendable {
     ///   - presented: The key the server proved it holds.
     ///   - pinned: The key pinned for the address.
     ///   - expected: The key the server had to have.
-    ///   - text: What was read where a fingerprint was due.
+    ///   - text: What was read where a fingerprint was due, or the call that would have carried a password.
     public init(
         _ kind: Kind, address: ServerAddress, presented: ServerFingerprint? = nil, pinned: ServerFingerprint? = nil,
         expected: ServerFingerprint? = nil, text: String? = nil
@@ -126,8 +127,8 @@ public struct TrustFailure: Hashable, Sendable {
             return "the invite's part after \"@\" (\"\(text ?? "")\") is not a server fingerprint (52 base32 characters, "
                 + "in groups of 4 with dashes). Nothing was sent"
         case .plainTCPRefused:
-            return "refusing to send a password over plain TCP to \(address): anyone on the network could read it. "
-                + "Nothing was sent"
+            return "refusing to send a password\(text.map { " (\($0))" } ?? "") over plain TCP to \(address): anyone on "
+                + "the network could read it. Nothing was sent"
         case .serverSpeaksPlainTCP:
             return "the server at \(address) speaks plain TCP, not TLS"
         default:
