@@ -41,10 +41,8 @@ extension WorkoutClient {
         // A fingerprint the member meant to give but that does not read as one must not turn
         // into a registration with no key required (nor travel to the server).
         guard let invite = InviteCode(inviteCode) else {
-            throw WorkoutError(code: .invalidArgument, message: """
-                the invite's part after "@" is not a server fingerprint (52 base32 characters, in groups of 4 \
-                with dashes); check it against the invite as the admin gave it
-                """)
+            let text = inviteCode.split(separator: "@", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+            throw WorkoutError(TrustFailure(.inviteFingerprintInvalid, address: configuration.address, text: text))
         }
         var request = Workout_V1_RegisterRequest()
         request.inviteCode = invite.code

@@ -82,6 +82,8 @@ public final class WorkoutClient: Sendable {
     public let configuration: Configuration
     /// Whom it trusts (over TLS).
     public let trust: ServerTrust
+    /// Makes the byte stream of each connection, when the app supplies one.
+    private let makeTransport: (@Sendable () -> any WorkoutTransport)?
 
     private let state: Mutex<State>
 
@@ -103,9 +105,16 @@ public final class WorkoutClient: Sendable {
     ///     (``CreatedDeviceToken/token``), resumed on every connection.
     ///   - trust: Which server keys to trust over TLS (see ``ServerTrust``): by default, a server
     ///     whose key is not pinned in memory yet is refused.
-    public init(configuration: Configuration, sessionToken: SessionToken? = nil, trust: ServerTrust = ServerTrust()) {
+    ///   - transport: Makes the byte stream for each connection (see ``WorkoutTransport``):
+    ///     what an app on macOS or iOS supplies for TLS; `nil` uses the built-in socket (with
+    ///     OpenSSL on Linux).
+    public init(
+        configuration: Configuration, sessionToken: SessionToken? = nil, trust: ServerTrust = ServerTrust(),
+        transport: (@Sendable () -> any WorkoutTransport)? = nil
+    ) {
         self.configuration = configuration
         self.trust = trust
+        self.makeTransport = transport
         self.state = Mutex(State(token: sessionToken?.bytes))
     }
 
@@ -274,7 +283,7 @@ public final class WorkoutClient: Sendable {
     /// - Parameters:
     ///   - what: The call that would carry the password, for the message.
     ///   - connection: The connection it would go over, once there is one.
-    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`).
+    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`, ``TrustFailure/Kind/plainTCPRefused``).
     func requireConfidentialTransport(for what: String, on connection: ClientConnection? = nil) throws(WorkoutError) {
         guard case .plainTCP(allowsPasswords: false) = configuration.transportSecurity else { return }
         if let connection {
@@ -282,29 +291,17 @@ public final class WorkoutClient: Sendable {
         } else if configuration.address.mayBeLoopback {
             return
         }
-        throw WorkoutError(
-            code: .failedPrecondition,
-            message: "refusing to send a password (\(what)) over plain TCP to \(configuration.address): anyone on the "
-                + "network could read it; use TLS, or allow passwords over plain TCP explicitly (your own TLS proxy)")
+        throw WorkoutError(TrustFailure(.plainTCPRefused, address: configuration.address, text: what))
     }
 
     /// Refuses `connection` for `what` unless its server proved it holds the key with
     /// fingerprint `expected` (TLS, checked by ``ServerTrust``).
     ///
-    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`) naming both fingerprints.
+    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`, ``TrustFailure/Kind/inviteKeyMismatch``).
     private func requireServerKey(_ expected: ServerFingerprint, on connection: ClientConnection, for what: String) throws(WorkoutError) {
-        guard let verified = connection.verifiedServerFingerprint else {
-            throw WorkoutError(
-                code: .failedPrecondition,
-                message: "refusing to send \(what): the invite names the server key \(expected), but the connection to "
-                    + "\(configuration.address) is plain TCP, so the server's key cannot be checked; connect with TLS")
-        }
-        guard verified == expected else {
-            throw WorkoutError(
-                code: .failedPrecondition,
-                message: "refusing to send \(what): the invite names the server key \(expected), but the server at "
-                    + "\(configuration.address) proved it holds the key \(verified); this is not the server that made the "
-                    + "invite (or its key changed). Nothing was sent")
+        guard let verified = connection.verifiedServerFingerprint, verified == expected else {
+            throw WorkoutError(TrustFailure(
+                .inviteKeyMismatch, address: configuration.address, presented: connection.verifiedServerFingerprint, expected: expected))
         }
     }
 
@@ -338,13 +335,26 @@ public final class WorkoutClient: Sendable {
         case .ready(let connection):
             return connection
         case .wait(let task):
-            do {
-                return try await task.value
-            } catch let error as WorkoutError {
-                throw error
-            } catch {
-                throw WorkoutError(code: .unavailable, message: "\(error)")
+            switch await Self.outcome(of: task) {
+            case .success(let connection): return connection
+            case .failure(let error as WorkoutError): throw error
+            case .failure(let error): throw WorkoutError(code: .unavailable, message: "\(error)")
             }
+        }
+    }
+
+    /// What the connection being opened comes to, or `CANCELLED` as soon as the calling task is
+    /// cancelled: the opening is shared by every caller waiting meanwhile, so it goes on for
+    /// the others (and is there for the next call), but this caller stops waiting for it.
+    private static func outcome(of task: Task<ClientConnection, any Error>) async -> Result<ClientConnection, any Error> {
+        let waiter = OneShot<Result<ClientConnection, any Error>>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiter.attach(continuation)
+                Task { waiter.resume(with: await task.result) }
+            }
+        } onCancel: {
+            waiter.resume(with: .failure(WorkoutError(code: .cancelled, message: "the call was cancelled while connecting")))
         }
     }
 
@@ -357,7 +367,8 @@ public final class WorkoutClient: Sendable {
         while true {
             do {
                 let connection = try await ClientConnection.open(
-                    to: configuration.address, options: options, security: configuration.transportSecurity, trust: trust)
+                    to: configuration.address, options: options, security: configuration.transportSecurity, trust: trust,
+                    transport: makeTransport)
                 let resumed = try await resumeSession(on: connection)
                 let closed = state.withLock { state in
                     state.connectionsOpened += 1

@@ -1,7 +1,8 @@
 extension WorkoutError {
     /// This error in the terms of the Swift call that failed: the field at fault as the call's
     /// argument and property path (``field``; the wire path kept in ``wireField``), and the
-    /// message naming the same, and the Swift method instead of the wire method.
+    /// message naming the same, the Swift method instead of the wire method, and times as
+    /// seconds and dates instead of milliseconds (``SwiftTimeWords``).
     ///
     /// - Parameters:
     ///   - method: The wire method's catalog name, e.g. `Logging.LogWorkout`.
@@ -16,6 +17,7 @@ extension WorkoutError {
             error.message = SwiftFieldNames.replacingWholeOccurrences(of: wire, with: swift, in: error.message)
         }
         error.message = SwiftFieldNames.replacingWholeOccurrences(of: method, with: call, in: error.message)
+        error.message = SwiftTimeWords.rewriting(error.message)
         return error
     }
 }

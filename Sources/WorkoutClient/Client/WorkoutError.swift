@@ -21,6 +21,10 @@ public struct WorkoutError: Error, Hashable, Sendable, CustomStringConvertible {
     public var wireField: String?
     /// For `RESOURCE_EXHAUSTED` and `UNAVAILABLE`: how long the server asks us to wait.
     public var retryAfter: Duration?
+    /// For a server the client refused to trust, or refused to send something to (a changed
+    /// key, a server not trusted yet, a password over plain TCP, an invite for another server):
+    /// which, with its fingerprints, for a UI to show. `nil` for every other error.
+    public var trust: TrustFailure?
 
     /// Makes an error.
     ///

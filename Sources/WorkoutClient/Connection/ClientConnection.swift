@@ -54,8 +54,12 @@ final class ClientConnection: @unchecked Sendable {
     ///   (`final`) with `FAILED_PRECONDITION` when its key is not trusted or it does not
     ///   speak TLS.
     static func open(
-        to address: ServerAddress, options: Options, security: TransportSecurity = .tls, trust: ServerTrust = ServerTrust()
+        to address: ServerAddress, options: Options, security: TransportSecurity = .tls, trust: ServerTrust = ServerTrust(),
+        transport makeTransport: (@Sendable () -> any WorkoutTransport)? = nil
     ) async throws -> ClientConnection {
+        if let makeTransport {
+            return try await open(over: makeTransport(), to: address, options: options, security: security, trust: trust)
+        }
         let engine: (any TLSClientEngine)?
         do {
             engine = security == .tls ? try makeTLSClientEngine() : nil
@@ -89,6 +93,7 @@ final class ClientConnection: @unchecked Sendable {
                 do {
                     try await trust.check(publicKey: key, endorsements: presented.endorsements, address: address)
                 } catch {
+                    connection.keyChecked(refusal: error)
                     throw CallFailure.final(error)
                 }
                 connection.verifiedServerFingerprint = ServerFingerprint(publicKey: key)
@@ -101,14 +106,59 @@ final class ClientConnection: @unchecked Sendable {
         return connection
     }
 
-    private init(descriptor: Int32, options: Options, address: ServerAddress, engine: (any TLSClientEngine)?) {
+    /// Connects over an app's transport, which runs the key check during its TLS handshake;
+    /// then completes the protocol's handshake.
+    ///
+    /// - Throws: ``CallFailure``: `final` when the key check refused the server (or the
+    ///   transport did not run it over TLS), `notProcessed` when the transport could not connect.
+    private static func open(
+        over app: any WorkoutTransport, to address: ServerAddress, options: Options, security: TransportSecurity, trust: ServerTrust
+    ) async throws -> ClientConnection {
+        let keyCheck = ServerKeyCheck(trust: trust, address: address)
+        do {
+            try await withTaskCancellationHandler {
+                try await app.connect(to: address, security: security, timeout: options.connectTimeout, keyCheck: keyCheck)
+            } onCancel: {
+                app.close()
+            }
+        } catch {
+            app.close()
+            if case .failure(let refusal) = keyCheck.result { throw CallFailure.final(refusal) }
+            if Task.isCancelled { throw CallFailure(disposition: .notProcessed, error: WorkoutError(code: .cancelled, message: "cancelled while connecting")) }
+            let failure = error as? WorkoutError ?? .unavailable("cannot connect to \(address): \(error)")
+            throw CallFailure(disposition: failure.code == .failedPrecondition ? .final : .notProcessed, error: failure)
+        }
+        var verified: ServerFingerprint?
+        if security == .tls {
+            switch keyCheck.result {
+            case .success(let fingerprint):
+                verified = fingerprint
+            case .failure(let refusal):
+                app.close()
+                throw CallFailure.final(refusal)
+            case nil:
+                app.close()
+                throw CallFailure.final(WorkoutError(
+                    code: .failedPrecondition,
+                    message: "the transport connected to \(address) over TLS without checking the server's key (ServerKeyCheck); nothing was sent"))
+            }
+        }
+        let connection = ClientConnection(descriptor: -1, options: options, address: address, engine: nil, app: app)
+        connection.verifiedServerFingerprint = verified
+        try await connection.handshake()
+        return connection
+    }
+
+    private init(descriptor: Int32, options: Options, address: ServerAddress, engine: (any TLSClientEngine)?, app: (any WorkoutTransport)? = nil) {
+        self.app = app
         self.transport = ClientTransport(engine: engine, server: address)
         self.descriptor = descriptor
         self.queue = DispatchQueue(label: "workout.client.connection")
         self.readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
         self.machine = ClientConnectionMachine(options: options, now: Self.now())
         self.serverAddress = address
-        self.peerIsLoopback = LoopbackAddress.isPeerLoopback(descriptor)
+        self.peerIsLoopback = app?.peerIsLoopback ?? LoopbackAddress.isPeerLoopback(descriptor)
+        self.gate = KeyCheckGate(tls: engine != nil)
     }
 
     private let serverAddress: ServerAddress
@@ -122,6 +172,16 @@ final class ClientConnection: @unchecked Sendable {
     private let transport: ClientTransport
     /// Waits for the TLS handshake.
     private var securingWaiter: CheckedContinuation<ClientTransport.PresentedKey, any Error>?
+    /// Holds what the server sends until its key was checked.
+    private var gate: KeyCheckGate
+    /// The app's transport, instead of the socket (and the TLS engine), if it gave one.
+    private let app: (any WorkoutTransport)?
+    /// Reads from the app's transport, handing what arrives to the queue.
+    private var appReader: Task<Void, Never>?
+    /// Whether a send to the app's transport is under way (one at a time).
+    private var appSending = false
+    /// Whether the app's transport was closed.
+    private var appClosed = false
 
     /// Starts the machine (whose handshake time limit covers TLS, the key check and the HELLO
     /// exchange) and runs the TLS handshake. The machine's HELLO waits until ``handshake()``.
@@ -143,24 +203,44 @@ final class ClientConnection: @unchecked Sendable {
                     do throws(WorkoutError) {
                         try transport.startHandshake()
                     } catch {
-                        failSecuring(error)
+                        lose(error)
                         return
                     }
                     flush()
                 }
             }
         } onCancel: {
-            queue.async { [self] in failSecuring(WorkoutError(code: .cancelled, message: "cancelled while connecting")) }
+            queue.async { [self] in carryOut(gate.cancelled()) }
         }
     }
 
-    /// Ends the TLS handshake's wait with `error`, and the connection.
-    private func failSecuring(_ error: WorkoutError) {
-        guard let waiter = securingWaiter else { return }
-        securingWaiter = nil
-        let disposition: CallFailure.Disposition = error.code == .failedPrecondition ? .final : .notProcessed
-        waiter.resume(throwing: CallFailure(disposition: disposition, error: error))
-        perform(machine.connectionLost(error))
+    /// The key check refused the server's key with `error`: the connection ends, and what the
+    /// server sent meanwhile is dropped.
+    func keyChecked(refusal error: WorkoutError) {
+        queue.async { [self] in carryOut(gate.keyRefused(error)) }
+    }
+
+    /// Carries out what the key check's gate decided.
+    private func carryOut(_ actions: [KeyCheckGate.Action]) {
+        for action in actions {
+            switch action {
+            case .checkKey:
+                guard let waiter = securingWaiter else { continue }
+                securingWaiter = nil
+                waiter.resume(returning: transport.presentedKey())
+            case .release(let held):
+                held.withUnsafeBytes { perform(machine.received($0, now: Self.now())) }
+            case .failSecuring(let error):
+                if let waiter = securingWaiter {
+                    securingWaiter = nil
+                    let disposition: CallFailure.Disposition = error.code == .failedPrecondition ? .final : .notProcessed
+                    waiter.resume(throwing: CallFailure(disposition: disposition, error: error))
+                }
+                perform(machine.connectionLost(error))
+            case .loseConnection(let error):
+                perform(machine.connectionLost(error))
+            }
+        }
     }
 
     deinit {
@@ -195,9 +275,7 @@ final class ClientConnection: @unchecked Sendable {
                     // The server's key was checked (or there is no TLS): the protocol may begin.
                     // What the server sent meanwhile reaches the machine only now, with the
                     // waiter in place for its HELLO or its refusal.
-                    transport.allowApplicationData { plaintext in
-                        perform(machine.received(plaintext, now: Self.now()))
-                    }
+                    carryOut(gate.keyAccepted())
                     flush()
                 }
             }
@@ -347,8 +425,13 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func flush() {
+        if let app {
+            flush(to: app)
+            return
+        }
         while readSource != nil, !machine.output.isEmpty || transport.hasPendingOutput {
-            switch machine.output.withUnreadBytes({ transport.write(to: descriptor, $0) }) {
+            let allowed = gate.allowsApplicationData
+            switch machine.output.withUnreadBytes({ transport.write(to: descriptor, $0, plaintextAllowed: allowed) }) {
             case .moved(let count):
                 guard count > 0 else { break }
                 machine.wrote(count)
@@ -375,6 +458,12 @@ final class ClientConnection: @unchecked Sendable {
     // MARK: - Receiving
 
     private func startSources() {
+        if let app {
+            startTimer()
+            sourcesStarted = true
+            startReading(app)
+            return
+        }
         let read = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         read.setEventHandler { [weak self] in self?.readAvailable() }
         let write = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
@@ -382,33 +471,103 @@ final class ClientConnection: @unchecked Sendable {
         let closer = DescriptorCloser(descriptor: descriptor, users: 2)
         read.setCancelHandler { closer.release() }
         write.setCancelHandler { closer.release() }
+        readSource = read
+        writeSource = write
+        startTimer()
+        sourcesStarted = true
+        read.resume()
+    }
+
+    /// Starts the one timer, which tells the machine the time when it asked.
+    private func startTimer() {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             perform(machine.tick(now: Self.now()))
             flush()
         }
-        readSource = read
-        writeSource = write
         self.timer = timer
-        sourcesStarted = true
-        read.resume()
         timer.resume()
+    }
+
+    // MARK: - An app's transport
+
+    /// Reads from the app's transport until it ends, each piece handed to the queue.
+    private func startReading(_ app: any WorkoutTransport) {
+        appReader = Task { [weak self] in
+            while !Task.isCancelled {
+                let received: Result<[UInt8], any Error>
+                do {
+                    received = .success(try await app.receive())
+                } catch {
+                    received = .failure(error)
+                }
+                guard let connection = self else { return }
+                connection.queue.async { connection.appReceived(received) }
+                guard case .success(let bytes) = received, !bytes.isEmpty else { return }
+            }
+        }
+    }
+
+    /// What the app's transport received: bytes for the machine, its end, or its failure.
+    private func appReceived(_ received: Result<[UInt8], any Error>) {
+        guard !appClosed else { return }
+        switch received {
+        case .success(let bytes) where bytes.isEmpty:
+            lose(.unavailable("the server closed the connection"))
+        case .success(let bytes):
+            bytes.withUnsafeBytes { perform(machine.received($0, now: Self.now())) }
+            flush()
+        case .failure(let error):
+            lose(.unavailable("lost the connection to the server: \(error)"))
+        }
+    }
+
+    /// Hands what the machine produced to the app's transport, one send at a time: the bytes
+    /// are the send's from then on, and the next go once the transport took them.
+    private func flush(to app: any WorkoutTransport) {
+        guard sourcesStarted, !appClosed, !appSending, !machine.output.isEmpty else { return }
+        let bytes = machine.output.withUnreadBytes { Array($0) }
+        machine.wrote(bytes.count)
+        appSending = true
+        Task { [self] in
+            do {
+                try await app.send(bytes)
+                queue.async { [self] in
+                    appSending = false
+                    flush()
+                }
+            } catch {
+                queue.async { [self] in
+                    appSending = false
+                    lose(.unavailable("lost the connection to the server: \(error)"))
+                }
+            }
+        }
     }
 
     private func readAvailable() {
         while readSource != nil {
             switch ClientSocket.read(descriptor, into: readBuffer) {
             case .bytes(let count):
+                var heldTooMuch = false
                 do {
                     try transport.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), scratch: readBuffer) { plaintext in
-                        perform(machine.received(plaintext, now: Self.now()))
+                        switch gate.received(plaintext) {
+                        case .deliver: perform(machine.received(plaintext, now: Self.now()))
+                        case .held: break
+                        case .tooMuch: heldTooMuch = true
+                        }
                     }
                 } catch {
                     lose(error)
                     return
                 }
-                answerSecuringOnceReady()
+                if heldTooMuch {
+                    lose(.unavailable("the server at \(serverAddress) sent more than \(KeyCheckGate.maxHeld) bytes before its key was checked"))
+                    return
+                }
+                if transport.isReady { carryOut(gate.handshakeCompleted()) }
                 flush()
                 if count < readBuffer.count { return }
             case .wouldBlock:
@@ -423,32 +582,22 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// Gives the TLS handshake's waiter the server's key, once the handshake is complete.
-    ///
-    /// - Returns: Whether the waiter was answered.
-    @discardableResult
-    private func answerSecuringOnceReady() -> Bool {
-        guard let securingWaiter, transport.isReady else { return false }
-        self.securingWaiter = nil
-        securingWaiter.resume(returning: transport.presentedKey())
-        return true
-    }
-
-    /// The connection failed: during the TLS handshake its waiter learns why, else the machine.
-    /// A handshake that completed in the same read as the failure (a close, an alert or a
-    /// broken record behind it) still has its key checked first, so that a server whose key
-    /// changed cannot hide it behind a failure of its own.
+    /// The connection failed: the gate decides who learns why (the TLS handshake's waiter, or
+    /// the machine), and whether the key is checked first (``KeyCheckGate``).
     private func lose(_ error: WorkoutError) {
-        if securingWaiter != nil, !answerSecuringOnceReady() {
-            failSecuring(error)
-        } else {
-            perform(machine.connectionLost(error))
-        }
+        carryOut(gate.failed(error, handshakeComplete: transport.isReady))
     }
 
     /// Cancels both sources (the descriptor closes when both are done), or closes the
     /// descriptor directly when the sources never started.
     private func cancelSources() {
+        if let app {
+            guard !appClosed else { return }
+            appClosed = true
+            appReader?.cancel()
+            app.close()
+            return
+        }
         guard let readSource, let writeSource else {
             if !sourcesStarted, !descriptorClosed {
                 descriptorClosed = true

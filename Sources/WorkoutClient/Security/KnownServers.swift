@@ -7,7 +7,17 @@ import Darwin
 #endif
 
 /// The servers this device has pinned, by address, like SSH's `known_hosts`: one line per
-/// server, `host:port FINGERPRINT`.
+/// server, `host:port FINGERPRINT`. The default ``ServerPinStore``.
+///
+/// An app keeps its pins in a file of its own, so that they outlive the process: a server whose
+/// key was rotated (`workoutd rotate-key`) is then accepted on the next launch, since the pinned
+/// key vouches for the new one. Pins kept in memory only (``inMemory()``, the default of
+/// ``ServerTrust``) are forgotten when the app quits.
+///
+/// ```swift
+/// let support = URL.applicationSupportDirectory  // created by the app if missing
+/// let trust = ServerTrust(knownServers: KnownServers(path: support.appending(path: "known_servers").path))
+/// ```
 ///
 /// A file of pins decides whom passwords go to, so it is refused when anybody but its owner
 /// could change it: owned by another user, writable by group or others, a link, or in a
@@ -16,7 +26,7 @@ import Darwin
 /// with mode 0600, atomically (a temporary file of a unique name renamed over it, then the
 /// directory synced), under an exclusive lock on `PATH.lock` so that processes pinning at
 /// the same time keep each other's pins, and read with bounds (at most ``maxFileSize`` bytes).
-public final class KnownServers: Sendable {
+public final class KnownServers: ServerPinStore {
     /// The file, or `nil` for pins kept in memory only (for this process's life).
     public let path: String?
     private let memory = Mutex<[String: ServerFingerprint]>([:])
@@ -48,8 +58,20 @@ public final class KnownServers: Sendable {
     ///
     /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`) when the file is unsafe or cannot be written.
     public func remember(_ fingerprint: ServerFingerprint, for address: ServerAddress) throws(WorkoutError) {
+        try update { $0[address.description] = fingerprint }
+    }
+
+    /// Removes the pin of `address` (nothing happens when it has none).
+    ///
+    /// - Throws: ``WorkoutError`` (`FAILED_PRECONDITION`) when the file is unsafe or cannot be written.
+    public func forget(_ address: ServerAddress) throws(WorkoutError) {
+        try update { $0[address.description] = nil }
+    }
+
+    /// Changes the pins with `change`: in memory, or in the file as one read-modify-write.
+    private func update(_ change: (inout [String: ServerFingerprint]) -> Void) throws(WorkoutError) {
         guard let path else {
-            memory.withLock { $0[address.description] = fingerprint }
+            memory.withLock { change(&$0) }
             return
         }
         // Other processes (another `workout`, an app) may pin at the same time: the whole
@@ -57,7 +79,9 @@ public final class KnownServers: Sendable {
         let lock = try Self.lock(path + ".lock")
         defer { _ = Foundation.close(lock) }
         var pins = try readPins()
-        pins[address.description] = fingerprint
+        let before = pins
+        change(&pins)
+        guard pins != before else { return }  // nothing to write (forgetting a pin it never had)
         let text = pins.keys.sorted().map { "\($0) \(pins[$0]!)\n" }.joined()
         try Self.replace(path, with: Array(text.utf8))
     }

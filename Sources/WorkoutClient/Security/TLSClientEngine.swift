@@ -1,9 +1,9 @@
 /// The seam between a client connection and a TLS implementation: a session without a socket,
 /// which the connection feeds the bytes it reads and drains of the bytes it writes.
 ///
-/// On Linux the engine is OpenSSL's (``OpenSSLClientEngine``); an Apple-platform engine
-/// (Network.framework's or another) conforms to this protocol and is chosen in
-/// ``makeTLSClientEngine()``, without touching the connection.
+/// On Linux the engine is OpenSSL's (``OpenSSLClientEngine``). Elsewhere there is none: an app
+/// on Apple platforms supplies a whole ``WorkoutTransport`` (Network.framework does TLS over
+/// its own connection, not over a socket this library reads).
 ///
 /// The engine must not verify the server's certificate against an authority (there is none):
 /// the connection pins the server's public key itself after the handshake. It must check
@@ -41,11 +41,16 @@ protocol TLSClientEngine: AnyObject {
 
 /// The platform's TLS engine for a new connection.
 ///
-/// - Throws: ``WorkoutError`` (`UNIMPLEMENTED`) on a platform without one.
+/// - Throws: ``WorkoutError`` (`UNIMPLEMENTED`) on a platform without one (macOS, iOS), saying
+///   that the app supplies a ``WorkoutTransport`` there.
 func makeTLSClientEngine() throws(WorkoutError) -> any TLSClientEngine {
     #if canImport(WorkoutTLS)
     return try OpenSSLClientEngine()
     #else
-    throw WorkoutError(code: .unimplemented, message: "this platform has no TLS engine for WorkoutClient yet")
+    throw WorkoutError(
+        code: .unimplemented,
+        message: "WorkoutClient has no TLS of its own on this platform: an app on macOS or iOS supplies a WorkoutTransport "
+            + "built on Network.framework (WorkoutClient(configuration:sessionToken:trust:transport:), see the article "
+            + "\"Supplying a transport\"), or connects over plain TCP where that is allowed")
     #endif
 }

@@ -20,22 +20,9 @@ final class ClientTransport {
     let engine: (any TLSClientEngine)?
     private let server: ServerAddress
 
-    /// Whether application data flows: with TLS, only once the connection has checked the
-    /// server's key (the handshake alone is not enough). Until then not even the HELLO reaches
-    /// a server that is not trusted, and nothing such a server sends reaches the machine: a
-    /// preface and GOAWAY sent with its last handshake message must not close the connection
-    /// with the server's words before the key check can say the key changed.
-    private(set) var applicationDataAllowed: Bool
-    /// Plaintext the server sent before its key was checked, given to the machine once it is.
-    private var heldPlaintext: [UInt8] = []
-    /// The most plaintext held before the key check. A server of this protocol sends nothing
-    /// before the client's preface; a server that sends this much is not one.
-    static let maxHeldPlaintext = 64 * 1_024
-
     init(engine: (any TLSClientEngine)?, server: ServerAddress) {
         self.engine = engine
         self.server = server
-        self.applicationDataAllowed = engine == nil
     }
 
     /// Whether ciphertext waits for the socket.
@@ -58,7 +45,7 @@ final class ClientTransport {
     }
 
     /// Whether the transport's own handshake is done: plain TCP, or TLS after its handshake
-    /// (application data flows only once ``applicationDataAllowed`` too).
+    /// (application data flows only once the server's key was checked too: ``KeyCheckGate``).
     var isReady: Bool { engine?.isHandshakeComplete ?? true }
 
     /// Starts the TLS handshake (the ClientHello waits in the pending output).
@@ -73,7 +60,7 @@ final class ClientTransport {
 
     /// Takes bytes read from the socket and hands their plaintext to `deliver`, decrypted into
     /// `scratch` (which may hold `bytes`: they are taken first). Before the server's key is
-    /// checked, the plaintext is held instead (see ``allowApplicationData(deliver:)``).
+    /// checked, the connection holds what `deliver` gets (``KeyCheckGate``).
     ///
     /// - Throws: ``WorkoutError`` when TLS fails or the server does not speak it.
     func received(
@@ -83,7 +70,6 @@ final class ClientTransport {
             deliver(bytes)
             return
         }
-        var heldTooMuch = false
         do {
             try engine.receive(bytes)
             if !engine.isHandshakeComplete {
@@ -92,38 +78,17 @@ final class ClientTransport {
             while true {
                 let count = try engine.readPlaintext(into: scratch)
                 if count == 0 { break }
-                let plaintext = UnsafeRawBufferPointer(rebasing: scratch[..<count])
-                if applicationDataAllowed {
-                    deliver(plaintext)
-                } else if heldPlaintext.count + count <= Self.maxHeldPlaintext {
-                    heldPlaintext.append(contentsOf: plaintext)
-                } else {
-                    heldTooMuch = true
-                    break
-                }
+                deliver(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
             }
         } catch {
             throw explained(error)
         }
-        if heldTooMuch {
-            throw .unavailable("the server at \(server) sent more than \(Self.maxHeldPlaintext) bytes before its key was checked")
-        }
         if engine.peerClosed { throw .unavailable("the server ended the TLS session") }
     }
 
-    /// Lets application data flow, now that the server's key was checked (or there is no
-    /// TLS): the machine's plaintext may go out, and `deliver` gets what the server sent
-    /// meanwhile.
-    func allowApplicationData(deliver: (UnsafeRawBufferPointer) -> Void) {
-        applicationDataAllowed = true
-        guard !heldPlaintext.isEmpty else { return }
-        let held = heldPlaintext
-        heldPlaintext = []
-        held.withUnsafeBytes { deliver($0) }
-    }
-
-    /// Sends what waits, then as much of `plaintext` as the socket takes.
-    func write(to descriptor: Int32, _ plaintext: UnsafeRawBufferPointer) -> Progress {
+    /// Sends what waits, then as much of `plaintext` as the socket takes; with TLS, plaintext
+    /// only once the handshake is complete and `plaintextAllowed` (the server's key was checked).
+    func write(to descriptor: Int32, _ plaintext: UnsafeRawBufferPointer, plaintextAllowed: Bool) -> Progress {
         guard let engine else {
             if plaintext.isEmpty { return .moved(0) }
             switch ClientSocket.write(descriptor, plaintext) {
@@ -136,7 +101,7 @@ final class ClientTransport {
         if let stop = sendPending(engine, descriptor) { return stop }
         let taken: Int
         do {
-            taken = engine.isHandshakeComplete && applicationDataAllowed ? try engine.writePlaintext(plaintext) : 0
+            taken = engine.isHandshakeComplete && plaintextAllowed ? try engine.writePlaintext(plaintext) : 0
         } catch {
             return .failed(error)
         }
@@ -201,9 +166,6 @@ final class ClientTransport {
                 code: frame.status,
                 message: "the server at \(server) refused the connection before TLS: \(reason.isEmpty ? frame.status.description : reason)")
         }
-        return WorkoutError(
-            code: .failedPrecondition,
-            message: "the server at \(server) speaks plain TCP, not TLS; connect without TLS only if it listens on "
-                + "this machine or behind your own TLS proxy")
+        return WorkoutError(TrustFailure(.serverSpeaksPlainTCP, address: server))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 import WorkoutProtocol
@@ -29,5 +30,27 @@ import WorkoutProtocol
         try peer.respond(to: request.callID, with: Workout_V1_HealthResponse())
         _ = try await next
         connection.close(reason: .unavailable("done"))
+    }
+
+    @Test("A call cancelled while the client connects ends CANCELLED at once, not when connecting gives up")
+    func aCallCancelledWhileConnectingEndsCancelled() async throws {
+        // The server accepts the TCP connection and never answers the ClientHello: the client
+        // is stuck connecting until its (long) time limit, then would try again.
+        let server = try ScriptedServer()
+        let client = WorkoutClient(
+            configuration: .init(
+                address: server.address, connectTimeout: .seconds(60),
+                reconnect: ReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(1), maximumAttempts: 3)),
+            trust: ServerTrust(confirmNewServer: { _, _ in true }))
+        defer { client.close() }
+        let call = Task { await failure { _ = try await client.health() } }
+        let peer = try await blocking { try server.acceptDescriptor() }
+        defer { close(peer) }
+        let started = ContinuousClock.now
+        call.cancel()
+        let error = await call.value
+        #expect(error?.code == .cancelled, "\(String(describing: error))")
+        // A generous bound, far below the 60 s the connect would have waited.
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 }

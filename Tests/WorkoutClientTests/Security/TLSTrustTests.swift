@@ -131,6 +131,7 @@ struct TLSTrustTests {
             let expected = try Self.fingerprint(in: identityDirectory)
             let refused = await Self.failure { _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).health() }
             #expect(refused?.code == .failedPrecondition)
+            #expect(refused?.trust == TrustFailure(.notTrustedYet, address: tls.address, presented: expected))
             #expect(refused?.message.contains(expected.description) == true)
             #expect(!FileManager.default.fileExists(atPath: pinPath))
 
@@ -157,7 +158,8 @@ struct TLSTrustTests {
                 _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).login(email: ownerEmail, password: ownerPassword)
             }
             #expect(error?.code == .failedPrecondition)
-            #expect(error?.message.contains("HAS CHANGED") == true)
+            let presented = try #require(ServerFingerprint(impostor.fingerprint.description))
+            #expect(error?.trust == TrustFailure(.keyChanged, address: tls.address, presented: presented, pinned: pinned))
             #expect(error?.message.contains(impostor.fingerprint.description) == true)
             #expect(try KnownServers(path: pinPath).fingerprint(for: tls.address) == pinned)
         }
@@ -195,7 +197,7 @@ struct TLSTrustTests {
             let (impostor, _) = try ServerIdentity.generate(endorsements: [forged])
             try await tls.restart(with: impostor)
             let error = await Self.failure { _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).health() }
-            #expect(error?.message.contains("HAS CHANGED") == true)
+            #expect(error?.trust?.kind == .keyChanged, "\(String(describing: error))")
         }
     }
 
@@ -246,7 +248,7 @@ struct TLSTrustTests {
             // Refused at once, not retried: the answer is final.
             let error = await Self.failure { _ = try await client.health() }
             #expect(error?.code == .failedPrecondition)
-            #expect(error?.message.contains("speaks plain TCP") == true, "\(String(describing: error))")
+            #expect(error?.trust?.kind == .serverSpeaksPlainTCP, "\(String(describing: error))")
             #expect(client.connectionsOpened == 0)
         }
     }
@@ -291,6 +293,8 @@ struct TLSTrustTests {
                 _ = try await client.register(inviteCode: text, member: member, password: "a long enough password")
             }
             #expect(error?.code == .failedPrecondition)
+            #expect(
+                error?.trust == TrustFailure(.inviteKeyMismatch, address: tls.address, presented: served, expected: inviteFingerprint))
             #expect(error?.message.contains(inviteFingerprint.description) == true, "\(String(describing: error))")
             #expect(error?.message.contains(served.description) == true, "\(String(describing: error))")
             // Nothing was sent: the code is still unused, and the right invite registers with it.
@@ -316,6 +320,7 @@ struct TLSTrustTests {
                 _ = try await client.register(inviteCode: created.code + "@" + broken, member: member, password: "a long enough password")
             }
             #expect(error?.code == .invalidArgument, "\(String(describing: error))")
+            #expect(error?.trust == TrustFailure(.inviteFingerprintInvalid, address: tls.address, text: broken))
             #expect(client.connectionsOpened == 0)
             // Nothing was sent: the code is still unused.
             _ = try await client.register(inviteCode: created.code + "@" + served.description, member: member, password: "a long enough password")
@@ -331,5 +336,54 @@ struct TLSTrustTests {
         let error = await Self.failure { _ = try await client.login(email: ownerEmail, password: ownerPassword) }
         #expect(error?.code == .failedPrecondition)
         #expect(error?.message.contains("refusing to send a password") == true)
+        #expect(error?.trust?.kind == .plainTCPRefused)
+    }
+
+    @Test("Pins in the documented file outlive the client: after a relaunch the first rotation is accepted")
+    func rotationAfterRelaunch() async throws {
+        try await Self.withTLSHousehold { tls, identityDirectory, pinPath in
+            let first = try Self.fingerprint(in: identityDirectory)
+            // The set-up GettingStarted shows: a pin file, and the fingerprint the server printed.
+            func documentedTrust() -> ServerTrust {
+                ServerTrust(knownServers: KnownServers(path: pinPath), expectedFingerprint: first)
+            }
+            let before = tls.client(documentedTrust())
+            #expect(try await before.health().isServing)
+            before.close()
+
+            let (_, rotated) = try ServerIdentity.rotate(in: identityDirectory)
+            try await tls.restart(with: rotated)
+            // The app launched again: a new client, sharing only the file.
+            let after = tls.client(documentedTrust())
+            defer { after.close() }
+            #expect(try await after.health().isServing)
+            let second = try #require(ServerFingerprint(rotated.fingerprint.description))
+            #expect(try KnownServers(path: pinPath).fingerprint(for: tls.address) == second)
+            // The expected key alone vouches too (pins in memory, as a first launch after the rotation).
+            let fresh = tls.client(ServerTrust(expectedFingerprint: first))
+            defer { fresh.close() }
+            #expect(try await fresh.health().isServing)
+        }
+    }
+
+    @Test("Forgetting a pin makes the next connection a first use again")
+    func forgetAPin() async throws {
+        try await Self.withTLSHousehold { tls, identityDirectory, pinPath in
+            let served = try Self.fingerprint(in: identityDirectory)
+            let (other, _) = try ServerIdentity.generate()
+            let stale = try #require(ServerFingerprint(other.fingerprint.description))
+            let pins = KnownServers(path: pinPath)
+            try pins.remember(stale, for: tls.address)
+            let refused = await Self.failure { _ = try await tls.client(ServerTrust(knownServers: pins)).health() }
+            #expect(refused?.trust?.kind == .keyChanged)
+
+            try pins.forget(tls.address)
+            #expect(try pins.fingerprint(for: tls.address) == nil)
+            try pins.forget(tls.address)  // nothing to forget: no error
+            let client = tls.client(ServerTrust(knownServers: pins, confirmNewServer: { _, _ in true }))
+            defer { client.close() }
+            #expect(try await client.health().isServing)
+            #expect(try KnownServers(path: pinPath).fingerprint(for: tls.address) == served)
+        }
     }
 }

@@ -44,7 +44,9 @@ struct UntrustedServerWordsTests {
             defer { client.close() }
             let error = await TLSTrustTests.failure { _ = try await client.health() }
             #expect(error?.code == .failedPrecondition, "\(String(describing: error))")
-            #expect(error?.message.contains("HAS CHANGED") == true)
+            #expect(error?.trust?.kind == .keyChanged, "\(String(describing: error))")
+            #expect(error?.trust?.pinned == pinned)
+            #expect(error?.trust?.presented?.description == server.identity.fingerprint.description)
             #expect(error?.message.contains(server.identity.fingerprint.description) == true)
             #expect(error?.message.contains("maintenance") == false)
             let (closed, received) = try await served
@@ -82,7 +84,7 @@ struct UntrustedServerWordsTests {
             configuration: .init(
                 address: listener.address, deviceName: "untrusted words test", connectTimeout: .seconds(10), callTimeout: .seconds(10),
                 reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(20), maximumAttempts: 1)),
-            trust: ServerTrust(knownServers: .inMemory()))
+            trust: ServerTrust(knownServers: KnownServers.inMemory()))
         defer { client.close() }
         let error = await TLSTrustTests.failure { _ = try await client.health() }
         #expect(try await served)
