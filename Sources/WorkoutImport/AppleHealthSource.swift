@@ -8,7 +8,7 @@ import FoundationXML
 /// Apple Health's `export.xml` (the file inside the Health app's `export.zip`; the zip itself
 /// is read too), as workouts, weigh-ins, steps and meals.
 ///
-/// * `<Workout>`: its activity type through ``HealthWorkoutTypes``, duration, energy (the
+/// * `<Workout>`: its activity type through `HealthWorkoutTypes`, duration, energy (the
 ///   `totalEnergyBurned` attribute, or in newer exports the `<WorkoutStatistics>` of active
 ///   energy), start, and the zone of its `HKTimeZone` metadata when it has one (else the zone
 ///   of the offset the export wrote its time in).

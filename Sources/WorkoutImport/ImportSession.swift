@@ -9,7 +9,7 @@ public import WorkoutClient
 ///   per kind, date range, what is skipped and why) without writing anything.
 /// * ``run(client:progress:)`` reads it and sends batches of ``ImportOptions/recordsPerBatch``
 ///   records (fewer when a batch would pass ``ImportOptions/maxBatchBytes``) with
-///   ``WorkoutClient/importRecords(_:)``, one at a time, while the next batch is being read.
+///   `WorkoutClient/importRecords(_:)`, one at a time, while the next batch is being read.
 ///   A batch the server paces (RESOURCE_EXHAUSTED) is sent again after the wait it names. A
 ///   record the server refuses anyway is reported and the batch sent without it.
 /// * ``cancel()`` stops after the batch on the wire; nothing is half-written, and running the
@@ -79,7 +79,7 @@ public final class ImportSession: Sendable {
     ///   - progress: Told how far the import has come after each batch.
     /// - Returns: What was read, stored, left unchanged and skipped; `stopped` when cancelled.
     /// - Throws: ``ImportSourceError`` when the source cannot be read, ``ImportStrictFailure``
-    ///   in strict mode when the source has issues (nothing is written then), ``WorkoutError``
+    ///   in strict mode when the source has issues (nothing is written then), `WorkoutError`
     ///   when the server refuses a batch for another reason than a record (the batches before
     ///   it are stored).
     public func run(client: WorkoutClient, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
@@ -246,7 +246,7 @@ public final class ImportSession: Sendable {
 
 /// How an import cuts its batches.
 public struct ImportOptions: Sendable, Hashable {
-    /// Records per batch, at most ``WorkoutClient/maxImportBatchRecords``.
+    /// Records per batch, at most `WorkoutClient/maxImportBatchRecords`.
     public var recordsPerBatch: Int
     /// The most bytes (estimated) of records per batch, to stay well within the frame limit.
     public var maxBatchBytes: Int
@@ -257,7 +257,7 @@ public struct ImportOptions: Sendable, Hashable {
     /// Options.
     ///
     /// - Parameters:
-    ///   - recordsPerBatch: Records per batch, clamped to 1...``WorkoutClient/maxImportBatchRecords``.
+    ///   - recordsPerBatch: Records per batch, clamped to 1...`WorkoutClient/maxImportBatchRecords`.
     ///   - maxBatchBytes: Bytes per batch (estimated), at least 64 KiB.
     ///   - strict: Stop before writing anything when the source has an issue.
     public init(recordsPerBatch: Int = 500, maxBatchBytes: Int = 1 << 20, strict: Bool = false) {

@@ -10,7 +10,7 @@ public import WorkoutClient
 /// write is on disk (`fsync`), and the outbox survives the process being killed at any moment
 /// (a torn last record is dropped when the file is next opened; that write had not been
 /// acknowledged). ``sync(using:)`` sends the writes in order through a connected
-/// ``WorkoutClient``; a write sent again after a lost answer is applied once (the server answers
+/// `WorkoutClient`; a write sent again after a lost answer is applied once (the server answers
 /// `replayed`).
 ///
 /// Edits and deletes of a record whose write is still waiting are folded into it: an update of
@@ -106,7 +106,7 @@ public final class Outbox: Sendable {
     ///   - account: Whose writes it holds, e.g. `"anna@example.com on 192.168.1.10:7420"`.
     ///   - limits: Its bounds.
     ///   - lockTimeout: How long to wait while another process has it open.
-    /// - Throws: ``WorkoutError``: `FAILED_PRECONDITION` when it holds another account's writes,
+    /// - Throws: `WorkoutError`: `FAILED_PRECONDITION` when it holds another account's writes,
     ///   is not an outbox file, or another process keeps it longer than `lockTimeout`;
     ///   `INTERNAL` when the file cannot be read or written.
     public init(path: String, account: String, limits: Limits = Limits(), lockTimeout: Duration = .seconds(10)) throws(WorkoutError) {
@@ -174,7 +174,7 @@ public final class Outbox: Sendable {
     ///
     /// - Parameter write: The write, with its record's client-generated id.
     /// - Returns: What became of it.
-    /// - Throws: ``WorkoutError``: `RESOURCE_EXHAUSTED` past ``limits``; `INVALID_ARGUMENT` for a
+    /// - Throws: `WorkoutError`: `RESOURCE_EXHAUSTED` past ``limits``; `INVALID_ARGUMENT` for a
     ///   write that cannot be stored (a non-finite number, more than 1 MiB); `INTERNAL` when the
     ///   file cannot be written (nothing is queued then); `FAILED_PRECONDITION` once closed.
     @discardableResult
@@ -222,7 +222,7 @@ public final class Outbox: Sendable {
     ///
     /// - Parameter id: The entry's id.
     /// - Returns: The removed entry.
-    /// - Throws: ``WorkoutError``: `NOT_FOUND` when no such write waits; `FAILED_PRECONDITION`
+    /// - Throws: `WorkoutError`: `NOT_FOUND` when no such write waits; `FAILED_PRECONDITION`
     ///   while a sync is sending it; `INTERNAL` when the file cannot be written.
     @discardableResult
     public func discard(_ id: UInt64) throws(WorkoutError) -> OutboxEntry {
@@ -234,7 +234,7 @@ public final class Outbox: Sendable {
     ///
     /// - Parameter id: The entry's id.
     /// - Returns: The entry, without its refusal.
-    /// - Throws: ``WorkoutError``: `NOT_FOUND` when no such write waits; `FAILED_PRECONDITION`
+    /// - Throws: `WorkoutError`: `NOT_FOUND` when no such write waits; `FAILED_PRECONDITION`
     ///   when it was not refused; `INTERNAL` when the file cannot be written.
     @discardableResult
     public func retry(_ id: UInt64) throws(WorkoutError) -> OutboxEntry {

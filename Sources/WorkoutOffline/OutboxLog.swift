@@ -75,7 +75,7 @@ struct OutboxLog: ~Copyable {
     ///
     /// - Parameter contents: Set to what the log holds.
     /// - Returns: The open log.
-    /// - Throws: ``WorkoutError``: `FAILED_PRECONDITION` when another process holds the outbox or
+    /// - Throws: `WorkoutError`: `FAILED_PRECONDITION` when another process holds the outbox or
     ///   the file is not an outbox; `INTERNAL` naming the system call that failed.
     static func openLog(path: String, lockTimeout: Duration, contents: inout Contents) throws(WorkoutError) -> OutboxLog {
         let lock = try lockFile(path + ".lock", timeout: lockTimeout)
@@ -217,7 +217,7 @@ struct OutboxLog: ~Copyable {
     /// disk (`fsync`). A failed write is cut off again, so the file never keeps half a record
     /// that later appends would follow.
     ///
-    /// - Throws: ``WorkoutError`` `INTERNAL` naming the call that failed (`write`: no space left).
+    /// - Throws: `WorkoutError` `INTERNAL` naming the call that failed (`write`: no space left).
     mutating func append(encoded payloads: [[UInt8]], sync: Bool) throws(WorkoutError) {
         var buffer: [UInt8] = []
         for payload in payloads { Self.frame(payload, into: &buffer) }
@@ -286,7 +286,7 @@ struct OutboxLog: ~Copyable {
 
     /// `record` as a payload: JSON with sorted keys.
     ///
-    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` when it cannot be encoded (a non-finite
+    /// - Throws: `WorkoutError` `INVALID_ARGUMENT` when it cannot be encoded (a non-finite
     ///   number) or is larger than ``maxRecordSize``.
     static func encode(_ record: OutboxRecord) throws(WorkoutError) -> [UInt8] {
         let encoder = JSONEncoder()

@@ -18,7 +18,7 @@ extension WorkoutClient {
     /// Makes a write, falling back to `outbox` when the server cannot be reached.
     ///
     /// When no write waits in `outbox` for this record and nothing waits to be sent, the write is
-    /// sent as ``logWorkout(_:)`` and the other calls send it; if the server cannot be reached
+    /// sent as `logWorkout(_:)` and the other calls send it; if the server cannot be reached
     /// (`UNAVAILABLE`, `DEADLINE_EXCEEDED`, `RESOURCE_EXHAUSTED`), it is queued instead. When
     /// writes wait, it is queued behind them (folded where it can be) and the outbox is synced.
     ///
@@ -26,7 +26,7 @@ extension WorkoutClient {
     ///   - write: The write.
     ///   - outbox: The member's outbox.
     /// - Returns: The server's answer, or what became of the write in the outbox.
-    /// - Throws: ``WorkoutError``: the server's refusal of a write sent directly (as the direct
+    /// - Throws: `WorkoutError`: the server's refusal of a write sent directly (as the direct
     ///   call throws it, nothing queued), or the outbox's own errors (full, not writable).
     public func perform(_ write: PendingWrite, queueingIn outbox: Outbox) async throws(WorkoutError) -> Delivery {
         let waiting = outbox.entries
@@ -76,12 +76,12 @@ extension WorkoutClient {
         return .queued(queued, reason: report.stoppedBy)
     }
 
-    /// Sends one write with the typed call that makes it (``logWorkout(_:)`` for
+    /// Sends one write with the typed call that makes it (`logWorkout(_:)` for
     /// ``PendingWrite/logWorkout(_:)``, and so on), without an outbox.
     ///
     /// - Parameter write: The write.
     /// - Returns: The server's answer.
-    /// - Throws: ``WorkoutError``, as the typed call does.
+    /// - Throws: `WorkoutError`, as the typed call does.
     public func send(_ write: PendingWrite) async throws(WorkoutError) -> SentWrite {
         switch write {
         case .logWorkout(let workout): .loggedWorkout(try await logWorkout(workout))

@@ -17,9 +17,9 @@ public struct WriteRefusal: Sendable, Hashable, Codable, CustomStringConvertible
     /// The server's explanation.
     public var message: String
     /// For `INVALID_ARGUMENT`: the field at fault, in the terms of the Swift call that sends
-    /// the write (``WorkoutError/field``), e.g. `workout.durationSeconds`.
+    /// the write (`WorkoutError/field`), e.g. `workout.durationSeconds`.
     public var field: String?
-    /// The same field as the wire protocol names it (``WorkoutError/wireField``), e.g.
+    /// The same field as the wire protocol names it (`WorkoutError/wireField`), e.g.
     /// `workout.duration_seconds`.
     public var wireField: String?
     /// When the server refused it.
@@ -58,7 +58,7 @@ public struct WriteRefusal: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// `"INVALID_ARGUMENT: workout.durationSeconds must be between 1 and 86400 (got 0) (wire field
-    /// workout.duration_seconds)"`, as ``WorkoutError`` prints it.
+    /// workout.duration_seconds)"`, as `WorkoutError` prints it.
     public var description: String {
         error.description
     }

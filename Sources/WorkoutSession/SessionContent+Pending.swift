@@ -136,7 +136,7 @@ extension SessionContent {
         }
     }
 
-    /// Whether the server can take the write's record by the shared bounds (``RecordChecks``):
+    /// Whether the server can take the write's record by the shared bounds (`RecordChecks`):
     /// one it will refuse is not guessed into the figures (its numbers could be anything, an
     /// instant ages away or a duration past `Int`'s sums); it shows in the outbox until the
     /// refusal comes back.

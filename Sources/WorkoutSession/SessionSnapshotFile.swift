@@ -92,7 +92,7 @@ struct SessionSnapshotFile: Sendable {
 
     /// The bytes a snapshot is saved as.
     ///
-    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` when it cannot be encoded or would be
+    /// - Throws: `WorkoutError` `INVALID_ARGUMENT` when it cannot be encoded or would be
     ///   larger than ``maxBytes``.
     func encode(_ snapshot: SessionSnapshot) throws(WorkoutError) -> [UInt8] {
         let payload: [UInt8]
@@ -117,7 +117,7 @@ struct SessionSnapshotFile: Sendable {
     /// Replaces the file with `bytes` (from ``encode(_:)``), durably (`SystemCall.replaceFile`):
     /// a temporary file beside it, synced, renamed over it, the directory synced.
     ///
-    /// - Throws: ``WorkoutError`` `INTERNAL` naming the system call that failed (the old file
+    /// - Throws: `WorkoutError` `INTERNAL` naming the system call that failed (the old file
     ///   stays as it was).
     func write(_ bytes: [UInt8]) throws(WorkoutError) {
         do throws(SystemCallError) {

@@ -39,7 +39,7 @@ final class SessionSnapshotWriter: Sendable {
     /// Writes save `number`'s bytes unless a later save was written already, or the snapshot
     /// was deleted after it was taken.
     ///
-    /// - Throws: ``WorkoutError`` from the file.
+    /// - Throws: `WorkoutError` from the file.
     func write(_ bytes: [UInt8], number: UInt64, to file: SessionSnapshotFile) throws(WorkoutError) {
         try lastWritten.withLock { last throws(WorkoutError) in
             guard number > last, number > deletedThrough.load(ordering: .sequentiallyConsistent) else { return }

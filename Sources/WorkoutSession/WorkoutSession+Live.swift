@@ -15,7 +15,7 @@ extension WorkoutSession {
     /// with backoff, so this waits (up to `timeout`) for the server to come back.
     ///
     /// - Parameter timeout: How long to wait at most.
-    /// - Throws: ``WorkoutError``: `DEADLINE_EXCEEDED` after `timeout`; `FAILED_PRECONDITION`
+    /// - Throws: `WorkoutError`: `DEADLINE_EXCEEDED` after `timeout`; `FAILED_PRECONDITION`
     ///   when no member is signed in or the model is closed; `UNAUTHENTICATED` when the session
     ///   ends meanwhile; `CANCELLED` when the model is closed or the waiting task cancelled.
     public func waitUntilLive(timeout: Duration = .seconds(30)) async throws(WorkoutError) {

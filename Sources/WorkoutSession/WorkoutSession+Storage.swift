@@ -53,7 +53,7 @@ extension WorkoutSession {
     /// Saves the snapshot now and returns when it is on disk (an app calls it when it goes to
     /// the background; the model also saves by itself after changes and on ``close()``).
     ///
-    /// - Throws: ``WorkoutError``: `FAILED_PRECONDITION` without ``storage`` or a signed-in
+    /// - Throws: `WorkoutError`: `FAILED_PRECONDITION` without ``storage`` or a signed-in
     ///   member with a loaded profile; `INVALID_ARGUMENT` past ``Storage/maxSnapshotBytes``;
     ///   `INTERNAL` when the file cannot be written.
     public func saveSnapshot() async throws(WorkoutError) {

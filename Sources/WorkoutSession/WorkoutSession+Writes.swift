@@ -15,7 +15,7 @@ extension WorkoutSession {
     ///
     /// - Parameter write: The write, with its record's client-generated id.
     /// - Returns: The server's answer, or what became of the write in the outbox.
-    /// - Throws: ``WorkoutError``: the server's refusal of a write sent directly (nothing
+    /// - Throws: `WorkoutError`: the server's refusal of a write sent directly (nothing
     ///   queued), or the outbox's own errors (full, not writable).
     @discardableResult
     public func perform(_ write: PendingWrite) async throws(WorkoutError) -> WorkoutClient.Delivery {
@@ -75,7 +75,7 @@ extension WorkoutSession {
     /// Logs a workout; the model shows it, the new totals and any achievement at once.
     ///
     /// - Returns: The server's answer.
-    /// - Throws: ``WorkoutError``.
+    /// - Throws: `WorkoutError`.
     @discardableResult
     public func log(_ workout: Workout) async throws(WorkoutError) -> LoggedWorkout {
         let logged = try await guarded { try await $0.logWorkout(workout) }
@@ -86,7 +86,7 @@ extension WorkoutSession {
     /// Logs a meal; today's meals show it at once when it is today's.
     ///
     /// - Returns: The server's answer.
-    /// - Throws: ``WorkoutError``.
+    /// - Throws: `WorkoutError`.
     @discardableResult
     public func log(_ meal: Meal) async throws(WorkoutError) -> LoggedMeal {
         let logged = try await guarded { try await $0.logMeal(meal) }
@@ -97,7 +97,7 @@ extension WorkoutSession {
     /// Logs a weigh-in; the series (and the profile's weight, when newest) shows it at once.
     ///
     /// - Returns: The server's answer.
-    /// - Throws: ``WorkoutError``.
+    /// - Throws: `WorkoutError`.
     @discardableResult
     public func log(_ entry: WeightEntry) async throws(WorkoutError) -> LoggedWeight {
         let logged = try await guarded { try await $0.logWeight(entry) }
@@ -108,7 +108,7 @@ extension WorkoutSession {
     /// Reports steps; today's figure shows it at once when it is today's.
     ///
     /// - Returns: The server's answer.
-    /// - Throws: ``WorkoutError``.
+    /// - Throws: `WorkoutError`.
     @discardableResult
     public func report(_ steps: StepsReport) async throws(WorkoutError) -> StepsUpdate {
         let update = try await guarded { try await $0.reportSteps(steps) }
@@ -118,7 +118,7 @@ extension WorkoutSession {
 
     /// Deletes a workout; the model drops it, takes back its totals and refills the list.
     ///
-    /// - Throws: ``WorkoutError``.
+    /// - Throws: `WorkoutError`.
     public func deleteWorkout(_ id: UUID) async throws(WorkoutError) {
         let deleted = try await guarded { try await $0.deleteWorkout(id) }
         applyAnswer(.deletedWorkout(deleted), of: .deleteWorkout(id))
@@ -126,7 +126,7 @@ extension WorkoutSession {
 
     /// Deletes a meal; today's meals drop it at once.
     ///
-    /// - Throws: ``WorkoutError``.
+    /// - Throws: `WorkoutError`.
     public func deleteMeal(_ id: UUID) async throws(WorkoutError) {
         let deleted = try await guarded { try await $0.deleteMeal(id) }
         applyAnswer(.deletedMeal(deleted), of: .deleteMeal(id))
@@ -134,7 +134,7 @@ extension WorkoutSession {
 
     /// Deletes a weigh-in; the series drops it at once.
     ///
-    /// - Throws: ``WorkoutError``.
+    /// - Throws: `WorkoutError`.
     public func deleteWeight(_ id: UUID) async throws(WorkoutError) {
         let deleted = try await guarded { try await $0.deleteWeight(id) }
         applyAnswer(.deletedWeight(deleted), of: .deleteWeight(id))

@@ -7,7 +7,7 @@ public import WorkoutOffline
 /// totals, today's meals and steps, recent workouts, the weight series, achievements, the
 /// week's summary, and the writes still waiting to reach the server.
 ///
-/// **Starting.** With ``Storage`` (a snapshot file, and optionally the member's ``Outbox``),
+/// **Starting.** With ``Storage`` (a snapshot file, and optionally the member's `Outbox`),
 /// the model restores the last snapshot as soon as it is made: content on the first frame,
 /// marked ``isStale``. ``resume()`` then returns at once and the model catches up with the
 /// server's change feed from the snapshot's revision in the background, whenever the server
@@ -185,7 +185,7 @@ public final class WorkoutSession {
 
     /// Signs in, loads everything and starts the live stream.
     ///
-    /// - Throws: ``WorkoutError`` from Login or the first load.
+    /// - Throws: `WorkoutError` from Login or the first load.
     public func login(email: String, password: String) async throws(WorkoutError) {
         epoch += 1  // a load still running for an earlier session must not land
         let signedIn = try await client.login(email: email, password: password)
@@ -203,7 +203,7 @@ public final class WorkoutSession {
     /// while the server cannot be reached); ``isStale`` turns false and ``isLive`` true when it
     /// has. Without one, it loads everything before returning.
     ///
-    /// - Throws: ``WorkoutError``: `UNAUTHENTICATED` when there is no stored session; the first
+    /// - Throws: `WorkoutError`: `UNAUTHENTICATED` when there is no stored session; the first
     ///   load's errors when there was no snapshot.
     public func resume() async throws(WorkoutError) {
         guard client.sessionToken != nil else {
@@ -219,7 +219,7 @@ public final class WorkoutSession {
 
     /// Signs out on the server, clears the model and deletes its snapshot.
     ///
-    /// - Throws: ``WorkoutError`` when the server cannot be reached (the model is cleared anyway).
+    /// - Throws: `WorkoutError` when the server cannot be reached (the model is cleared anyway).
     public func logout() async throws(WorkoutError) {
         stopWatching()
         clear(to: .signedOut)
@@ -254,7 +254,7 @@ public final class WorkoutSession {
     /// Reads everything afresh (profile, today's meals and steps, recent workouts, weights,
     /// achievements, the week) and (re)starts the live stream from the revision read.
     ///
-    /// - Throws: ``WorkoutError``; `UNAUTHENTICATED` also turns ``status`` to ``Status/expired``.
+    /// - Throws: `WorkoutError`; `UNAUTHENTICATED` also turns ``status`` to ``Status/expired``.
     public func load() async throws(WorkoutError) {
         let started = epoch
         set(\.isLoading, true)
