@@ -23,7 +23,11 @@ let package = Package(
     products: [
         .executable(name: "workoutd", targets: ["workoutd"]),
         .executable(name: "workout", targets: ["workout"]),
+        // The client library, cut by concern: an app links only what it calls (Sources/WorkoutClient/README.md).
         .library(name: "WorkoutClient", targets: ["WorkoutClient"]),
+        .library(name: "WorkoutOffline", targets: ["WorkoutOffline"]),
+        .library(name: "WorkoutSession", targets: ["WorkoutSession"]),
+        .library(name: "WorkoutImport", targets: ["WorkoutImport"]),
         .executable(name: "workout-bench", targets: ["workout-bench"]),
         .executable(name: "workout-import-bench", targets: ["workout-import-bench"]),
     ],
@@ -41,8 +45,9 @@ let package = Package(
         // The HTTP face's requests, fields and statuses (types only: the parsing is the
         // connection machine's own, bounded by its limits).
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        // `swift package generate-documentation --target WorkoutClient`: the client library's
-        // DocC catalog (Sources/WorkoutClient/WorkoutClient.docc), built without warnings in CI.
+        // `swift package generate-documentation --target WorkoutClient` (and WorkoutOffline,
+        // WorkoutSession, WorkoutImport): the client products' DocC catalogs, built without
+        // warnings by scripts/check-docs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
@@ -122,18 +127,47 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // The client library an app links: connection, typed async API, observable session
-        // model, importers (Apple Health, the export, CSV). It depends on the wire contract, the
-        // domain's pure rules (and swift-crypto's hashes) alone, never on the store or the server.
+        // The client library an app links to call the server: connection, transport, trust, the
+        // typed async API and the public value types. It depends on the wire contract and the
+        // domain's pure rules alone, never on the store or the server, nor on its companions
+        // below (scripts/check-client-cut keeps their code out of it).
         .target(
             name: "WorkoutClient",
             dependencies: [
-                "WorkoutProtocol", "WorkoutRules", "SystemCalls", "CZlib",
+                "WorkoutProtocol", "WorkoutRules", "SystemCalls",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-                // SHA-1 for the name-based (version 5) ids an import derives from its source.
-                .product(name: "Crypto", package: "swift-crypto"),
                 // The TLS engine on Linux; another platform adds its own engine behind the same seam.
                 .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
+        // The client's companions, each its own product, linked only by who uses it; each depends
+        // on WorkoutClient, never the reverse.
+        // The outbox: writes kept on the device while the server cannot be reached, and their sync
+        // (an append-only log with zlib's CRC-32 per record).
+        .target(
+            name: "WorkoutOffline",
+            dependencies: ["WorkoutClient", "SystemCalls", "CZlib"],
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
+        // The @Observable session model an app's views read, with its snapshot file; it writes
+        // through the outbox and shows waiting writes by the domain's pure rules.
+        .target(
+            name: "WorkoutSession",
+            dependencies: ["WorkoutClient", "WorkoutOffline", "WorkoutRules", "SystemCalls", "CZlib"],
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
+        // The file importers: Apple Health's export (XML, or its zip through zlib's raw inflate),
+        // the export's JSON and CSV, the documented CSV, and the session that sends their batches.
+        .target(
+            name: "WorkoutImport",
+            dependencies: [
+                "WorkoutClient", "WorkoutRules", "CZlib",
+                // SHA-1 for the name-based (version 5) ids an import derives from its source.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -155,11 +189,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The command-line client: the client library, the domain's pure rules (the bounds it
-        // checks an option against before sending) and argument parsing, nothing of the server.
+        // The command-line client: the client library with its outbox and importers, the domain's
+        // pure rules (the bounds it checks an option against before sending), the system calls
+        // (its credentials file's rewrite) and argument parsing, nothing of the server.
         .executableTarget(
             name: "workout",
-            dependencies: ["WorkoutClient", "WorkoutRules", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "WorkoutClient", "WorkoutOffline", "WorkoutImport", "WorkoutRules", "SystemCalls",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
@@ -167,7 +205,10 @@ let package = Package(
         // Tests, one target per module.
         .target(
             name: "TestSupport",
-            dependencies: ["WorkoutProtocol", "WorkoutRules", "WorkoutTLS", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: [
+                "WorkoutProtocol", "WorkoutRules", "WorkoutTLS", "SyntheticHealthExport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
@@ -179,6 +220,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ServerTestSupport",
+            swiftSettings: strictSettings
+        ),
+        // A real server on loopback and clients of it, for the tests of the client and its companions.
+        .target(
+            name: "ClientTestSupport",
+            dependencies: ["WorkoutClient", "TestSupport", "ServerTestSupport", "WorkoutServer", "WorkoutCore"],
+            path: "Tests/ClientTestSupport",
             swiftSettings: strictSettings
         ),
         // Built executables run as processes: finding them, running them with a time limit, and
@@ -222,9 +270,29 @@ let package = Package(
         .testTarget(
             name: "WorkoutClientTests",
             dependencies: [
-                "WorkoutClient", "WorkoutProtocol", "TestSupport", "ServerTestSupport", "WorkoutServer", "WorkoutCore",
-                "WorkoutRules", .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
+                "WorkoutClient", "WorkoutProtocol", "TestSupport", "ServerTestSupport", "ClientTestSupport", "WorkoutServer",
+                "WorkoutCore", "WorkoutRules", .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The outbox: its file, folding, and syncs against an in-process server.
+        .testTarget(
+            name: "WorkoutOfflineTests",
+            dependencies: ["WorkoutOffline", "WorkoutClient", "TestSupport", "ServerTestSupport", "ClientTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The session model: its snapshot file, the pending merge, and the model against an
+        // in-process server.
+        .testTarget(
+            name: "WorkoutSessionTests",
+            dependencies: ["WorkoutSession", "WorkoutOffline", "WorkoutClient", "WorkoutRules", "TestSupport", "ServerTestSupport", "ClientTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The importers: Apple Health's export read and imported through an in-process server, and
+        // the checks before sending.
+        .testTarget(
+            name: "WorkoutImportTests",
+            dependencies: ["WorkoutImport", "WorkoutClient", "WorkoutRules", "TestSupport", "ServerTestSupport", "ClientTestSupport"],
             swiftSettings: strictSettings
         ),
         // `workout`'s parsing, formatting and files in-process through `@testable import workout`,
@@ -233,8 +301,8 @@ let package = Package(
         .testTarget(
             name: "WorkoutCLITests",
             dependencies: [
-                "workout", "workoutd", "workout-outbox-crasher", "workout-quickstart", "WorkoutClient", "TestSupport",
-                "ProcessTestSupport", "WorkoutRules",
+                "workout", "workoutd", "workout-outbox-crasher", "workout-quickstart", "WorkoutClient", "WorkoutOffline",
+                "WorkoutImport", "TestSupport", "ProcessTestSupport", "WorkoutRules",
             ],
             swiftSettings: strictSettings
         ),
@@ -253,7 +321,7 @@ let package = Package(
         // into an outbox, or syncs one through a workoutd (Tests/OutboxCrasher/README.md).
         .executableTarget(
             name: "workout-outbox-crasher",
-            dependencies: ["WorkoutClient"],
+            dependencies: ["WorkoutClient", "WorkoutOffline"],
             path: "Tests/OutboxCrasher",
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -300,12 +368,20 @@ let package = Package(
             dependencies: ["WorkoutBenchKit", "workout-bench", "workoutd", "WorkoutRules", "WorkoutCore", "WorkoutProtocol"],
             swiftSettings: strictSettings
         ),
+        // Synthetic Apple Health exports, written as the Health app writes them (a gigabyte when
+        // asked, streamed): the import bench's input and the import tests' fixtures. Not a test
+        // target, so that the bench, a product, depends on no test support.
+        .target(
+            name: "SyntheticHealthExport",
+            path: "Benchmarks/SyntheticHealthExport",
+            swiftSettings: strictSettings
+        ),
         // workout-import-bench: Apple Health exports generated on the fly (a gigabyte when asked),
         // the importer's speed and peak memory, and an import end to end through workoutd.
         .executableTarget(
             name: "workout-import-bench",
             dependencies: [
-                "WorkoutBenchKit", "WorkoutClient", "TestSupport",
+                "WorkoutBenchKit", "WorkoutClient", "WorkoutImport", "SyntheticHealthExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/ImportBench",
@@ -316,7 +392,7 @@ let package = Package(
         .executableTarget(
             name: "workout-session-bench",
             dependencies: [
-                "WorkoutBenchKit", "WorkoutClient",
+                "WorkoutBenchKit", "WorkoutClient", "WorkoutSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/SessionBench",

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-import TestSupport
+import SyntheticHealthExport
 import WorkoutBenchKit
 import WorkoutClient
+import WorkoutImport
 #if canImport(Glibc)
 import Glibc
 #endif

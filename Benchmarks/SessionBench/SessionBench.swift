@@ -4,6 +4,7 @@ import Observation
 import Synchronization
 import WorkoutBenchKit
 import WorkoutClient
+import WorkoutSession
 
 /// `workout-session-bench`: the session model against a real `workoutd` (a child process) over
 /// loopback.

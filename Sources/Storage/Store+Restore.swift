@@ -173,9 +173,7 @@ extension Store {
             } catch where error.errno == ENOENT {
                 // No old lock file: nothing to remove.
             }
-            let handle = try SystemCall.retrying("open", subject: directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-            defer { try? SystemCall.close(handle, subject: directory) }
-            try SystemCall.retrying("fsync", subject: directory) { fsync(handle) }
+            try SystemCall.syncDirectory(directory)
         } catch {
             throw StorageError(.dataDirectory, "cannot install the restored store in \(directory)", underlying: error)
         }

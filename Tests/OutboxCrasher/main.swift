@@ -3,6 +3,7 @@
 
 import Foundation
 import WorkoutClient
+import WorkoutOffline
 
 /// The workout number `index` of the crash test: its id and content follow from the index, so
 /// every run (and the test) makes the very same one.

@@ -1,4 +1,5 @@
 public import Foundation
+import SyntheticHealthExport
 
 /// The small Apple Health export the import tests read, and what it holds: a workout of every
 /// activity type the mapping lists (one a day, in a row), steps of three sources over three

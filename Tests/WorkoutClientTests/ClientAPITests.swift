@@ -1,7 +1,8 @@
+import ClientTestSupport
 import Foundation
 import ServerTestSupport
-import Testing
 import TestSupport
+import Testing
 import WorkoutClient
 
 /// Every call of the typed API, through the real client, the real server and the real store.

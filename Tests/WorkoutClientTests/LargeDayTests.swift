@@ -1,7 +1,8 @@
+import ClientTestSupport
 import Foundation
 import ServerTestSupport
-import Testing
 import TestSupport
+import Testing
 import WorkoutClient
 import WorkoutCore
 import WorkoutProtocol

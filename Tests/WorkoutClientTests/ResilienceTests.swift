@@ -1,7 +1,8 @@
+import ClientTestSupport
 import Foundation
 import ServerTestSupport
-import Testing
 import TestSupport
+import Testing
 import WorkoutClient
 
 /// Many callers on one connection, and a server that goes away and comes back.

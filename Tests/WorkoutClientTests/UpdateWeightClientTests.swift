@@ -1,7 +1,8 @@
+import ClientTestSupport
 import Foundation
 import ServerTestSupport
-import Testing
 import TestSupport
+import Testing
 import WorkoutClient
 
 /// `WorkoutClient.updateWeight`, end to end: like `updateMeal`, the full record with an

@@ -10,8 +10,8 @@ extension WorkoutClient {
     ///
     /// Records keep the ids they carry, so sending a batch again — a retry, an import run
     /// twice, an import resumed after it was stopped — stores nothing twice: those records
-    /// count as `unchanged`. ``ImportSession`` cuts a file's records into batches, paces them
-    /// and reports progress.
+    /// count as `unchanged`. `ImportSession` (the WorkoutImport product) cuts a file's records
+    /// into batches, paces them and reports progress.
     ///
     /// - Parameter records: 1...``maxImportBatchRecords`` records, applied in this order
     ///   (oldest first is cheapest for the server).

@@ -37,7 +37,7 @@ extension WorkoutClient {
 
     /// ``watch(since:)``, telling `onInterruption` each time the stream broke and is
     /// about to be resumed (a session model shows "offline" until the next `caughtUp`).
-    func watchEvents(
+    package func watchEvents(
         since revision: UInt64, onInterruption: (@Sendable (WorkoutError) -> Void)?
     ) -> WorkoutStream<WatchEvent> {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: WatchEvent.self, throwing: (any Error).self)

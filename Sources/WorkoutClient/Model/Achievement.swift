@@ -64,18 +64,4 @@ extension Achievement {
             progress: Int(wire.progress), target: Int(wire.target)
         )
     }
-
-    /// This achievement as the wire message (`nil` unlock time as 0).
-    var wire: Workout_V1_Achievement {
-        var message = Workout_V1_Achievement()
-        message.achievementID = id
-        message.title = title
-        message.description_p = details
-        message.points = UInt32(clamping: points)
-        message.unlocked = unlocked
-        message.unlockedAtMs = unlockedAt.wireMilliseconds
-        message.progress = UInt32(clamping: progress)
-        message.target = UInt32(clamping: target)
-        return message
-    }
 }

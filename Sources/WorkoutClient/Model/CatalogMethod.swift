@@ -64,18 +64,4 @@ extension CatalogMethod {
             summary: wire.summary
         )
     }
-
-    /// This catalog entry as the wire message (`MethodDescriptor`).
-    var wire: Workout_V1_MethodDescriptor {
-        var message = Workout_V1_MethodDescriptor()
-        message.number = UInt32(clamping: number)
-        message.name = name
-        message.requestType = requestType
-        message.responseType = responseType
-        message.serverStreaming = isServerStreaming
-        message.needsSession = needsSession
-        message.adminOnly = isAdminOnly
-        message.summary = summary
-        return message
-    }
 }

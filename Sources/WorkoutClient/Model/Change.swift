@@ -118,15 +118,6 @@ extension Change {
             item: wire.item.flatMap(Item.init(wire:))
         )
     }
-
-    /// This change as the wire message (a `nil` item left unset).
-    var wire: Workout_V1_Change {
-        var message = Workout_V1_Change()
-        message.revision = revision
-        message.changedAtMs = changedAt.wireMilliseconds
-        message.item = item?.wire
-        return message
-    }
 }
 
 extension Change.Item {
@@ -144,25 +135,6 @@ extension Change.Item {
         case .deleted(let tombstone):
             guard let kind = RecordKind(wire: tombstone.kind) else { return nil }
             self = .deleted(kind, UUID(wireBytes: tombstone.id))
-        }
-    }
-
-    /// This item as the wire's oneof.
-    var wire: Workout_V1_Change.OneOf_Item {
-        switch self {
-        case .workout(let workout): .workout(workout.wire)
-        case .meal(let meal): .meal(meal.wire)
-        case .weight(let entry): .weight(entry.wire)
-        case .steps(let day): .steps(day.wire)
-        case .achievement(let achievement): .achievement(achievement.wire)
-        case .profile(let profile): .profile(profile.wire)
-        case .deleted(let kind, let id):
-            .deleted({
-                var tombstone = Workout_V1_Tombstone()
-                tombstone.kind = kind.wire
-                tombstone.id = id.wireBytes
-                return tombstone
-            }())
         }
     }
 }

@@ -40,14 +40,4 @@ extension ChangesPage {
             totals: Totals(wire: wire.totals)
         )
     }
-
-    /// This page as the wire message (`ChangesResponse`).
-    var wire: Workout_V1_ChangesResponse {
-        var message = Workout_V1_ChangesResponse()
-        message.changes = changes.map(\.wire)
-        message.revision = revision
-        message.hasMore_p = hasMore
-        message.totals = totals.wire
-        return message
-    }
 }

@@ -27,12 +27,4 @@ extension CreatedInvite {
     init(wire: Workout_V1_CreateInviteResponse) {
         self.init(code: wire.code, invite: Invite(wire: wire.invite))
     }
-
-    /// This result as the wire message (`CreateInviteResponse`).
-    var wire: Workout_V1_CreateInviteResponse {
-        var message = Workout_V1_CreateInviteResponse()
-        message.code = code
-        message.invite = invite.wire
-        return message
-    }
 }

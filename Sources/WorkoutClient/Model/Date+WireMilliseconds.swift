@@ -16,7 +16,7 @@ extension Date {
     /// Creates the instant a wire timestamp names.
     ///
     /// - Parameter milliseconds: Milliseconds since 1970-01-01T00:00:00Z (negative before it).
-    init(wireMilliseconds milliseconds: Int64) {
+    package init(wireMilliseconds milliseconds: Int64) {
         let sinceReference = milliseconds.subtractingReportingOverflow(Self.referenceDateMilliseconds)
         let value = sinceReference.overflow ? Double(milliseconds) - Double(Self.referenceDateMilliseconds)
             : Double(sinceReference.partialValue)
@@ -35,7 +35,7 @@ extension Date {
     /// This instant as a wire timestamp: milliseconds since 1970-01-01T00:00:00Z, rounded
     /// to the nearest millisecond. NaN maps to 0; instants beyond the `Int64` range clamp
     /// to its ends.
-    var wireMilliseconds: Int64 {
+    package var wireMilliseconds: Int64 {
         let sinceReference = (timeIntervalSinceReferenceDate * 1000).rounded(.toNearestOrAwayFromZero)
         guard !sinceReference.isNaN else { return 0 }
         // 2^63 is exactly representable; anything at or beyond it (or infinite) clamps.

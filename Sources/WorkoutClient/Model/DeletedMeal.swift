@@ -24,11 +24,4 @@ extension DeletedMeal {
     init(wire: Workout_V1_DeleteMealResponse) {
         self.init(deleted: wire.deleted)
     }
-
-    /// This result as the wire message (`DeleteMealResponse`).
-    var wire: Workout_V1_DeleteMealResponse {
-        var message = Workout_V1_DeleteMealResponse()
-        message.deleted = deleted
-        return message
-    }
 }

@@ -24,11 +24,4 @@ extension DeletedWeight {
     init(wire: Workout_V1_DeleteWeightResponse) {
         self.init(deleted: wire.deleted)
     }
-
-    /// This result as the wire message (`DeleteWeightResponse`).
-    var wire: Workout_V1_DeleteWeightResponse {
-        var message = Workout_V1_DeleteWeightResponse()
-        message.deleted = deleted
-        return message
-    }
 }

@@ -29,12 +29,4 @@ extension DeletedWorkout {
     init(wire: Workout_V1_DeleteWorkoutResponse) {
         self.init(deleted: wire.deleted, totals: Totals(wire: wire.totals))
     }
-
-    /// This result as the wire message (`DeleteWorkoutResponse`).
-    var wire: Workout_V1_DeleteWorkoutResponse {
-        var message = Workout_V1_DeleteWorkoutResponse()
-        message.deleted = deleted
-        message.totals = totals.wire
-        return message
-    }
 }

@@ -71,19 +71,4 @@ extension ExportChunk {
             exportedAt: Date(wireMilliseconds: wire.exportedAtMs)
         )
     }
-
-    /// This chunk as the wire message (`nil` profile and totals left unset).
-    var wire: Workout_V1_ExportChunk {
-        var message = Workout_V1_ExportChunk()
-        if let profile { message.profile = profile.wire }
-        if let totals { message.totals = totals.wire }
-        message.revision = revision
-        message.workouts = workouts.map(\.wire)
-        message.meals = meals.map(\.wire)
-        message.weights = weights.map(\.wire)
-        message.steps = steps.map(\.wire)
-        message.achievements = achievements.map(\.wire)
-        message.exportedAtMs = exportedAt.wireMilliseconds
-        return message
-    }
 }

@@ -60,18 +60,4 @@ extension HouseholdMember {
             longestStreakDays: Int(wire.longestStreakDays), totalWorkouts: Int(wire.totalWorkouts), isYou: wire.isYou
         )
     }
-
-    /// These figures as the wire message.
-    var wire: Workout_V1_HouseholdMember {
-        var message = Workout_V1_HouseholdMember()
-        message.userID = id.wireBytes
-        message.displayName = displayName
-        message.level = UInt32(clamping: level)
-        message.points = UInt64(clamping: points)
-        message.currentStreakDays = UInt32(clamping: currentStreakDays)
-        message.longestStreakDays = UInt32(clamping: longestStreakDays)
-        message.totalWorkouts = UInt32(clamping: totalWorkouts)
-        message.isYou = isYou
-        return message
-    }
 }

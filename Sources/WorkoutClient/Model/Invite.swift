@@ -65,19 +65,4 @@ extension Invite {
             usedAt: Date(wireMillisecondsUnlessZero: wire.usedAtMs), usedBy: UUID(wireBytesUnlessEmpty: wire.usedBy)
         )
     }
-
-    /// These invite facts as the wire message.
-    var wire: Workout_V1_Invite {
-        var message = Workout_V1_Invite()
-        message.inviteID = id.wireBytes
-        message.role = role.wire
-        message.note = note
-        message.createdBy = createdBy.wireBytes
-        message.createdAtMs = createdAt.wireMilliseconds
-        message.expiresAtMs = expiresAt.wireMilliseconds
-        message.state = state.wire
-        message.usedAtMs = usedAt.wireMilliseconds
-        message.usedBy = usedBy.wireBytes
-        return message
-    }
 }

@@ -28,14 +28,4 @@ extension InviteState {
         case .expired, .unspecified, .UNRECOGNIZED: self = .expired
         }
     }
-
-    /// This state on the wire.
-    var wire: Workout_V1_InviteState {
-        switch self {
-        case .active: .active
-        case .used: .used
-        case .revoked: .revoked
-        case .expired: .expired
-        }
-    }
 }

@@ -47,15 +47,4 @@ extension LatencySummary {
             maxMicroseconds: Int(clamping: wire.maxUs)
         )
     }
-
-    /// This latency summary as the wire message.
-    var wire: Workout_V1_LatencySummary {
-        var message = Workout_V1_LatencySummary()
-        message.p50Us = UInt64(clamping: p50Microseconds)
-        message.p90Us = UInt64(clamping: p90Microseconds)
-        message.p99Us = UInt64(clamping: p99Microseconds)
-        message.p999Us = UInt64(clamping: p999Microseconds)
-        message.maxUs = UInt64(clamping: maxMicroseconds)
-        return message
-    }
 }

@@ -184,13 +184,13 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, LosslessString
     /// Creates the day with a given number of days since 1970-01-01.
     ///
     /// - Parameter epochDay: Days since 1970-01-01 (negative before it).
-    init(epochDay: Int) {
+    package init(epochDay: Int) {
         let date = CivilCalendar.date(dayNumber: Int64(epochDay))
         self.init(unchecked: Int(date.year), Int(date.month), Int(date.day))
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar (negative before it).
-    var epochDay: Int {
+    package var epochDay: Int {
         Int(CivilCalendar.dayNumber(year: Int64(year), month: Int64(month), day: Int64(day)))
     }
 

@@ -27,12 +27,4 @@ extension LoggedMeal {
     init(wire: Workout_V1_LogMealResponse) {
         self.init(meal: Meal(wire: wire.meal), replayed: wire.replayed)
     }
-
-    /// This result as the wire message (`LogMealResponse`).
-    var wire: Workout_V1_LogMealResponse {
-        var message = Workout_V1_LogMealResponse()
-        message.meal = meal.wire
-        message.replayed = replayed
-        return message
-    }
 }

@@ -31,13 +31,4 @@ extension LoggedWeight {
     init(wire: Workout_V1_LogWeightResponse) {
         self.init(entry: WeightEntry(wire: wire.entry), replayed: wire.replayed, profileWeightUpdated: wire.profileWeightUpdated)
     }
-
-    /// This result as the wire message (`LogWeightResponse`).
-    var wire: Workout_V1_LogWeightResponse {
-        var message = Workout_V1_LogWeightResponse()
-        message.entry = entry.wire
-        message.replayed = replayed
-        message.profileWeightUpdated = profileWeightUpdated
-        return message
-    }
 }

@@ -39,14 +39,4 @@ extension LoggedWorkout {
             unlocked: wire.unlocked.map(Achievement.init(wire:)), replayed: wire.replayed
         )
     }
-
-    /// This result as the wire message (`LogWorkoutResponse`).
-    var wire: Workout_V1_LogWorkoutResponse {
-        var message = Workout_V1_LogWorkoutResponse()
-        message.workout = workout.wire
-        message.totals = totals.wire
-        message.unlocked = unlocked.map(\.wire)
-        message.replayed = replayed
-        return message
-    }
 }

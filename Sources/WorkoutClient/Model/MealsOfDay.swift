@@ -54,16 +54,4 @@ extension MealsOfDay {
             meals: wire.meals.map(Meal.init(wire:)), totals: NutritionTotals(wire: wire.totals)
         )
     }
-
-    /// The meals of a day as the wire message (`MealsOfDayResponse`).
-    var wire: Workout_V1_MealsOfDayResponse {
-        var message = Workout_V1_MealsOfDayResponse()
-        message.day = day.wire
-        message.timeZone = timeZone
-        message.dayStartMs = dayStart.wireMilliseconds
-        message.dayEndMs = dayEnd.wireMilliseconds
-        message.meals = meals.map(\.wire)
-        message.totals = totals.wire
-        return message
-    }
 }

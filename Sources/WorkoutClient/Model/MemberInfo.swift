@@ -64,19 +64,4 @@ extension MemberInfo {
             shareWithHousehold: wire.shareWithHousehold
         )
     }
-
-    /// These member facts as the wire message.
-    var wire: Workout_V1_MemberInfo {
-        var message = Workout_V1_MemberInfo()
-        message.userID = id.wireBytes
-        message.email = email
-        message.firstName = firstName
-        message.lastName = lastName
-        message.role = role.wire
-        message.createdAtMs = createdAt.wireMilliseconds
-        message.lastSeenAtMs = lastSeenAt.wireMilliseconds
-        message.activeSessions = UInt32(clamping: activeSessions)
-        message.shareWithHousehold = shareWithHousehold
-        return message
-    }
 }

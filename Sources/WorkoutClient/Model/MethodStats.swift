@@ -50,27 +50,6 @@ extension MethodStats {
         )
     }
 
-    /// These counters as the wire message: statuses in ascending number; a key that names
-    /// no status (only possible in a value made by hand) counts as UNKNOWN.
-    var wire: Workout_V1_MethodStats {
-        var counts: [UInt32: UInt64] = [:]
-        for (name, count) in statuses {
-            counts[Self.statusNumber(named: name), default: 0] += UInt64(clamping: count)
-        }
-        var message = Workout_V1_MethodStats()
-        message.method = UInt32(clamping: method)
-        message.name = name
-        message.calls = UInt64(clamping: calls)
-        message.statuses = counts.sorted { $0.key < $1.key }.map { number, count in
-            var entry = Workout_V1_StatusCount()
-            entry.code = Workout_V1_StatusCode(rawValue: Int(number)) ?? .unknown
-            entry.count = count
-            return entry
-        }
-        message.latency = latency.wire
-        return message
-    }
-
     /// The status number a key of ``statuses`` names: a canonical name, or
     /// `"UNKNOWN(<number>)"`; UNKNOWN (2) for anything else.
     ///

@@ -33,14 +33,6 @@ extension Page where Item == Workout {
     init(wire: Workout_V1_WorkoutHistoryResponse) {
         self.init(items: wire.workouts.map(Workout.init(wire:)), nextPageToken: PageToken(wire: wire.nextPageToken))
     }
-
-    /// This page as the wire message (`WorkoutHistoryResponse`).
-    var wire: Workout_V1_WorkoutHistoryResponse {
-        var message = Workout_V1_WorkoutHistoryResponse()
-        message.workouts = items.map(\.wire)
-        message.nextPageToken = nextPageToken.wire
-        return message
-    }
 }
 
 extension Page where Item == WeightEntry {
@@ -49,13 +41,5 @@ extension Page where Item == WeightEntry {
     /// - Parameter wire: The wire message.
     init(wire: Workout_V1_WeightProgressResponse) {
         self.init(items: wire.entries.map(WeightEntry.init(wire:)), nextPageToken: PageToken(wire: wire.nextPageToken))
-    }
-
-    /// This page as the wire message (`WeightProgressResponse`).
-    var wire: Workout_V1_WeightProgressResponse {
-        var message = Workout_V1_WeightProgressResponse()
-        message.entries = items.map(\.wire)
-        message.nextPageToken = nextPageToken.wire
-        return message
     }
 }

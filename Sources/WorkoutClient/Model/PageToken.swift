@@ -70,16 +70,4 @@ extension PageToken {
         guard !wire.isEmpty else { return nil }
         self.init(bytes: wire)
     }
-
-    /// The token's bytes, for a request's `page_token` field.
-    var wire: Data {
-        bytes
-    }
-}
-
-extension Optional where Wrapped == PageToken {
-    /// The wire form of an optional token: its bytes, or empty (first page / no further page).
-    var wire: Data {
-        self?.wire ?? Data()
-    }
 }

@@ -74,21 +74,4 @@ extension PeriodSummary {
             carbsG: wire.carbsG, fatG: wire.fatG, meals: Int(wire.meals)
         )
     }
-
-    /// This period summary as the wire message.
-    var wire: Workout_V1_PeriodSummary {
-        var message = Workout_V1_PeriodSummary()
-        message.start = start.wire
-        message.end = end.wire
-        message.caloriesEaten = caloriesEaten
-        message.caloriesBurned = caloriesBurned
-        message.workouts = UInt32(clamping: workouts)
-        message.activeSeconds = UInt32(clamping: activeSeconds)
-        message.steps = UInt32(clamping: steps)
-        message.proteinG = proteinG
-        message.carbsG = carbsG
-        message.fatG = fatG
-        message.meals = UInt32(clamping: meals)
-        return message
-    }
 }

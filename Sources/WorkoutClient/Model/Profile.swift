@@ -95,24 +95,4 @@ extension Profile {
             createdAt: Date(wireMilliseconds: wire.createdAtMs), revision: wire.revision
         )
     }
-
-    /// This profile as the wire message (`nil` age, height and weight as 0).
-    var wire: Workout_V1_Profile {
-        var message = Workout_V1_Profile()
-        message.userID = id.wireBytes
-        message.email = email
-        message.firstName = firstName
-        message.lastName = lastName
-        message.displayName = displayName
-        message.age = UInt32(clamping: age ?? 0)
-        message.heightCm = heightCm ?? 0
-        message.weightKg = weightKg ?? 0
-        message.fitnessGoal = fitnessGoal.wire
-        message.timeZone = timeZone
-        message.shareWithHousehold = shareWithHousehold
-        message.role = role.wire
-        message.createdAtMs = createdAt.wireMilliseconds
-        message.revision = revision
-        return message
-    }
 }

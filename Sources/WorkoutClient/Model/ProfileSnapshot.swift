@@ -39,22 +39,4 @@ extension ProfileSnapshot {
     init(wire: Workout_V1_UpdateProfileResponse) {
         self.init(profile: Profile(wire: wire.profile), totals: Totals(wire: wire.totals), revision: wire.revision)
     }
-
-    /// This snapshot as a `GetProfileResponse`.
-    var wire: Workout_V1_GetProfileResponse {
-        var message = Workout_V1_GetProfileResponse()
-        message.profile = profile.wire
-        message.totals = totals.wire
-        message.revision = revision
-        return message
-    }
-
-    /// This snapshot as an `UpdateProfileResponse`.
-    var updateWire: Workout_V1_UpdateProfileResponse {
-        var message = Workout_V1_UpdateProfileResponse()
-        message.profile = profile.wire
-        message.totals = totals.wire
-        message.revision = revision
-        return message
-    }
 }

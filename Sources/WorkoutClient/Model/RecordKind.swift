@@ -26,13 +26,4 @@ extension RecordKind {
         case .unspecified, .UNRECOGNIZED: return nil
         }
     }
-
-    /// This kind on the wire.
-    var wire: Workout_V1_RecordKind {
-        switch self {
-        case .workout: .workout
-        case .meal: .meal
-        case .weightEntry: .weightEntry
-        }
-    }
 }

@@ -36,12 +36,4 @@ extension ServerCatalog {
     init(wire: Workout_V1_DescribeCatalogResponse) {
         self.init(methods: wire.methods.map(CatalogMethod.init(wire:)), protocolVersion: Int(wire.protocolVersion))
     }
-
-    /// This catalog as the wire message (`DescribeCatalogResponse`).
-    var wire: Workout_V1_DescribeCatalogResponse {
-        var message = Workout_V1_DescribeCatalogResponse()
-        message.methods = methods.map(\.wire)
-        message.protocolVersion = UInt32(clamping: protocolVersion)
-        return message
-    }
 }

@@ -48,15 +48,4 @@ extension ServerHealth {
             serverTime: Date(wireMilliseconds: wire.serverTimeMs), uptimeMilliseconds: Int(clamping: wire.uptimeMs)
         )
     }
-
-    /// This health answer as the wire message (`HealthResponse`).
-    var wire: Workout_V1_HealthResponse {
-        var message = Workout_V1_HealthResponse()
-        message.serving = isServing
-        message.serverAgent = serverAgent
-        message.serverVersion = serverVersion
-        message.serverTimeMs = serverTime.wireMilliseconds
-        message.uptimeMs = UInt64(clamping: uptimeMilliseconds)
-        return message
-    }
 }

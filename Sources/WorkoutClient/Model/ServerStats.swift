@@ -87,23 +87,4 @@ extension ServerStats {
             serverTime: Date(wireMilliseconds: wire.serverTimeMs)
         )
     }
-
-    /// These counters as the wire message (`StatsResponse`).
-    var wire: Workout_V1_StatsResponse {
-        var message = Workout_V1_StatsResponse()
-        message.uptimeMs = UInt64(clamping: uptimeMilliseconds)
-        message.openConnections = UInt32(clamping: openConnections)
-        message.acceptedConnections = UInt64(clamping: acceptedConnections)
-        message.rejectedConnections = UInt64(clamping: rejectedConnections)
-        message.authenticatedConnections = UInt32(clamping: authenticatedConnections)
-        message.methods = methods.map(\.wire)
-        message.storeSizeBytes = UInt64(clamping: storeSizeBytes)
-        message.storeUsedBytes = UInt64(clamping: storeUsedBytes)
-        message.commits = UInt64(clamping: commits)
-        message.writeOperations = UInt64(clamping: writeOperations)
-        message.operationsPerCommit = operationsPerCommit
-        message.members = UInt32(clamping: members)
-        message.serverTimeMs = serverTime.wireMilliseconds
-        return message
-    }
 }

@@ -56,17 +56,4 @@ extension SessionInfo {
             expiresAt: Date(wireMilliseconds: wire.expiresAtMs), isCurrent: wire.current
         )
     }
-
-    /// These session facts as the wire message.
-    var wire: Workout_V1_SessionInfo {
-        var message = Workout_V1_SessionInfo()
-        message.sessionID = id.wireBytes
-        message.deviceName = deviceName
-        message.clientAgent = clientAgent
-        message.createdAtMs = createdAt.wireMilliseconds
-        message.lastUsedAtMs = lastUsedAt.wireMilliseconds
-        message.expiresAtMs = expiresAt.wireMilliseconds
-        message.current = isCurrent
-        return message
-    }
 }

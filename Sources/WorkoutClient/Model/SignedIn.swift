@@ -70,36 +70,4 @@ extension SignedIn {
             totals: Totals(wire: wire.totals), revision: wire.revision
         )
     }
-
-    /// This result as a `LoginResponse`.
-    var wire: Workout_V1_LoginResponse {
-        var message = Workout_V1_LoginResponse()
-        message.sessionToken = token.wire
-        message.session = session.wire
-        message.profile = profile.wire
-        message.totals = totals.wire
-        message.revision = revision
-        return message
-    }
-
-    /// This result as a `RegisterResponse`.
-    var registerWire: Workout_V1_RegisterResponse {
-        var message = Workout_V1_RegisterResponse()
-        message.sessionToken = token.wire
-        message.session = session.wire
-        message.profile = profile.wire
-        message.totals = totals.wire
-        message.revision = revision
-        return message
-    }
-
-    /// This result as a `ResumeResponse` (without the token, which it does not carry).
-    var resumeWire: Workout_V1_ResumeResponse {
-        var message = Workout_V1_ResumeResponse()
-        message.session = session.wire
-        message.profile = profile.wire
-        message.totals = totals.wire
-        message.revision = revision
-        return message
-    }
 }

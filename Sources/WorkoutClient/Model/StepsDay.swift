@@ -40,14 +40,4 @@ extension StepsDay {
             sources: wire.sources.map(StepsReport.init(wire:)), revision: wire.revision
         )
     }
-
-    /// This steps day as the wire message.
-    var wire: Workout_V1_StepsDay {
-        var message = Workout_V1_StepsDay()
-        message.day = day.wire
-        message.steps = UInt32(clamping: steps)
-        message.sources = sources.map(\.wire)
-        message.revision = revision
-        return message
-    }
 }

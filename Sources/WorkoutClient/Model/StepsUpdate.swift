@@ -28,12 +28,4 @@ extension StepsUpdate {
     init(wire: Workout_V1_ReportStepsResponse) {
         self.init(day: StepsDay(wire: wire.day), applied: wire.applied)
     }
-
-    /// This result as the wire message (`ReportStepsResponse`).
-    var wire: Workout_V1_ReportStepsResponse {
-        var message = Workout_V1_ReportStepsResponse()
-        message.day = day.wire
-        message.applied = applied
-        return message
-    }
 }

@@ -68,19 +68,4 @@ extension Totals {
             achievementsUnlocked: Int(wire.achievementsUnlocked)
         )
     }
-
-    /// These totals as the wire message (`last_workout_day` left unset when `nil`).
-    var wire: Workout_V1_Totals {
-        var message = Workout_V1_Totals()
-        message.totalWorkouts = UInt32(clamping: totalWorkouts)
-        message.totalCaloriesBurned = totalCaloriesBurned
-        message.points = UInt64(clamping: points)
-        message.level = UInt32(clamping: level)
-        message.currentStreakDays = UInt32(clamping: currentStreakDays)
-        message.longestStreakDays = UInt32(clamping: longestStreakDays)
-        if let lastWorkoutDay { message.lastWorkoutDay = lastWorkoutDay.wire }
-        message.totalActiveSeconds = UInt64(clamping: totalActiveSeconds)
-        message.achievementsUnlocked = UInt32(clamping: achievementsUnlocked)
-        return message
-    }
 }

@@ -24,11 +24,4 @@ extension UpdatedMeal {
     init(wire: Workout_V1_UpdateMealResponse) {
         self.init(meal: Meal(wire: wire.meal))
     }
-
-    /// This result as the wire message (`UpdateMealResponse`).
-    var wire: Workout_V1_UpdateMealResponse {
-        var message = Workout_V1_UpdateMealResponse()
-        message.meal = meal.wire
-        return message
-    }
 }

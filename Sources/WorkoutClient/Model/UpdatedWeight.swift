@@ -34,13 +34,4 @@ extension UpdatedWeight {
             entry: WeightEntry(wire: wire.entry), profileWeightUpdated: wire.profileWeightUpdated,
             profileWeightKg: wire.profileWeightKg)
     }
-
-    /// This result as the wire message (`UpdateWeightResponse`).
-    var wire: Workout_V1_UpdateWeightResponse {
-        var message = Workout_V1_UpdateWeightResponse()
-        message.entry = entry.wire
-        message.profileWeightUpdated = profileWeightUpdated
-        message.profileWeightKg = profileWeightKg
-        return message
-    }
 }

@@ -34,13 +34,4 @@ extension UpdatedWorkout {
             unlocked: wire.unlocked.map(Achievement.init(wire:))
         )
     }
-
-    /// This result as the wire message (`UpdateWorkoutResponse`).
-    var wire: Workout_V1_UpdateWorkoutResponse {
-        var message = Workout_V1_UpdateWorkoutResponse()
-        message.workout = workout.wire
-        message.totals = totals.wire
-        message.unlocked = unlocked.map(\.wire)
-        return message
-    }
 }

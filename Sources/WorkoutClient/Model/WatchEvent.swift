@@ -42,14 +42,4 @@ extension WatchEvent {
             totals: wire.hasTotals ? Totals(wire: wire.totals) : nil, caughtUp: wire.caughtUp
         )
     }
-
-    /// This event as the wire message (`nil` totals left unset).
-    var wire: Workout_V1_WatchEvent {
-        var message = Workout_V1_WatchEvent()
-        message.changes = changes.map(\.wire)
-        message.revision = revision
-        if let totals { message.totals = totals.wire }
-        message.caughtUp = caughtUp
-        return message
-    }
 }

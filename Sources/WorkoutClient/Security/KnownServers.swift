@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -103,35 +104,10 @@ public final class KnownServers: ServerPinStore {
     /// Replaces the file at `path` with `bytes` atomically: a temporary file of a unique name
     /// (mode 0600) in the same directory, synced, renamed over `path`, and the directory synced.
     private static func replace(_ path: String, with bytes: [UInt8]) throws(WorkoutError) {
-        var template = Array((path + ".XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure("cannot write next to \(path): \(String(cString: strerror(errno)))") }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var written = 0
-        var failed: String?
-        if fchmod(descriptor, 0o600) != 0 { failed = String(cString: strerror(errno)) }
-        while failed == nil && written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                failed = String(cString: strerror(errno))
-                break
-            }
-            written += count
-        }
-        if failed == nil && fsync(descriptor) != 0 { failed = String(cString: strerror(errno)) }
-        _ = Foundation.close(descriptor)
-        if failed == nil && rename(temporary, path) != 0 { failed = String(cString: strerror(errno)) }
-        if let failed {
-            _ = unlink(temporary)
-            throw failure("cannot write \(path): \(failed)")
-        }
-        // The rename is durable only once the directory is synced.
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            _ = fsync(directoryDescriptor)
-            _ = Foundation.close(directoryDescriptor)
+        do throws(SystemCallError) {
+            try SystemCall.replaceFile(at: path, with: bytes, permissions: 0o600)
+        } catch {
+            throw failure("cannot write \(path): \(error)")
         }
     }
 

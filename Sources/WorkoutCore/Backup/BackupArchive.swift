@@ -155,7 +155,7 @@ package enum BackupArchive {
         do {
             try writeArchive(manifest: manifest, files: extras, storeFile: copy, to: temporary, level: level)
             try SystemCall.retrying("link", subject: "\(temporary) → \(path)") { link(temporary, path) }
-            try syncDirectory(directory)
+            try SystemCall.syncDirectory(directory)
         } catch let error as SystemCallError where error.call == "link" && error.errno == EEXIST {
             throw StorageError(.storeExists, "\(path) exists already; an archive is never overwritten")
         } catch let error as SystemCallError {
@@ -228,12 +228,5 @@ package enum BackupArchive {
             try body(UnsafeRawBufferPointer(start: buffer, count: count))
             total += count
         }
-    }
-
-    /// fsyncs a directory, so that a rename or link in it is durable.
-    static func syncDirectory(_ directory: String) throws(SystemCallError) {
-        let handle = try SystemCall.retrying("open", subject: directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { try? SystemCall.close(handle, subject: directory) }
-        try SystemCall.retrying("fsync", subject: directory) { fsync(handle) }
     }
 }

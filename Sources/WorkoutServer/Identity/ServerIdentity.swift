@@ -220,7 +220,6 @@ package struct ServerIdentity: Sendable {
         }
         try write(Array(identity.certificatePEM.utf8), to: folder + "/certificate.pem", mode: 0o644)
         try write(KeyEndorsement.encode(identity.endorsements), to: folder + "/endorsements", mode: 0o644)
-        syncDirectory(folder)
         return "\(folder)/certificate.pem did not belong to key.pem (a key rotation or restore that did not finish?); "
             + "made a new self-signed certificate for the key \(fingerprint) with \(kept.count) of \(recorded.count) endorsements"
     }
@@ -230,7 +229,8 @@ package struct ServerIdentity: Sendable {
     }
 
     /// Writes the identity's files into `dataDirectory`'s `identity/` (made mode 0700), each
-    /// atomically (a temporary file, fsync, rename); the certificate and endorsements first,
+    /// atomically (`SystemCall.replaceFile`: a temporary file, fsync, rename, the directory
+    /// synced); the certificate and endorsements first,
     /// the key last (mode 0600), so that a crash leaves either the old key or a complete new
     /// identity (load checks the pair matches). What `rotate-key` and `restore` use.
     ///
@@ -243,33 +243,12 @@ package struct ServerIdentity: Sendable {
         try write(Array(identity.certificatePEM.utf8), to: folder + "/certificate.pem", mode: 0o644)
         try write(KeyEndorsement.encode(identity.endorsements), to: folder + "/endorsements", mode: 0o644)
         try write(Array(identity.privateKeyPEM.utf8), to: folder + "/key.pem", mode: 0o600)
-        syncDirectory(folder)
     }
 
-    /// Makes the renames in `folder` durable (best effort: the files themselves were synced).
-    private static func syncDirectory(_ folder: String) {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        _ = Glibc.close(descriptor)
-    }
-
+    /// Replaces the file at `path` with `bytes` (mode `mode`), atomically and durably.
     private static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(IdentityError) {
-        let temporary = path + ".new"
-        do {
-            _ = unlink(temporary)
-            let descriptor = try SystemCall.retrying("open", subject: temporary) {
-                open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-            }
-            defer { try? SystemCall.close(descriptor) }
-            var offset = 0
-            while offset < bytes.count {
-                offset += try bytes[offset...].withUnsafeBytes { buffer in
-                    try SystemCall.retrying("write", subject: temporary) { Glibc.write(descriptor, buffer.baseAddress, buffer.count) }
-                }
-            }
-            try SystemCall.retrying("fsync", subject: temporary) { fsync(descriptor) }
-            try SystemCall.retrying("rename", subject: path) { rename(temporary, path) }
+        do throws(SystemCallError) {
+            try SystemCall.replaceFile(at: path, with: bytes, permissions: mode)
         } catch {
             throw IdentityError("cannot write \(path): \(error)")
         }

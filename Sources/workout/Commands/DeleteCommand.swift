@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkoutClient
+import WorkoutOffline
 
 /// `workout delete workout|meal|weight ID`: deletes one of the member's records by its ID or
 /// a unique prefix of it.

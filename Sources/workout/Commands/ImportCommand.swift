@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import WorkoutClient
+import WorkoutImport
 
 /// `workout import FILE`: brings a history in — Apple Health's export, `workout export`'s
 /// JSON or CSV, or the spreadsheet CSV — for the signed-in member, in batches the server

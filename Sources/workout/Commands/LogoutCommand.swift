@@ -1,5 +1,6 @@
 import ArgumentParser
 import WorkoutClient
+import WorkoutOffline
 
 /// `workout logout`: ends the session on the server and deletes the stored credentials.
 struct LogoutCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkoutClient
+import WorkoutOffline
 
 /// `workout status`: the server (and whether it can be reached), the session, and the writes
 /// waiting in the outbox.

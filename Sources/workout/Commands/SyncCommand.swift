@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkoutClient
+import WorkoutOffline
 
 /// `workout sync`: sends the writes `workout log` queued while the server could not be reached,
 /// in order, and reports each: sent, replayed (it had reached the server before), refused (with

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -86,30 +87,10 @@ struct CredentialStore: Sendable {
             throw CLIError(.failure, "cannot encode the credentials: \(error)")
         }
         try makeDirectory()
-        let temporary = "\(directory)/.credentials.json.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("create", temporary) }
-        var written = 0
-        var failed: CLIError?
-        data.withUnsafeBytes { bytes in
-            while written < bytes.count {
-                let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    failed = failure("write", temporary)
-                    return
-                }
-                written += count
-            }
-        }
-        // The mode is 0600 whatever the umask; then the bytes reach the disk before the rename.
-        if failed == nil, fchmod(descriptor, 0o600) != 0 { failed = failure("chmod", temporary) }
-        if failed == nil, fsync(descriptor) != 0 { failed = failure("fsync", temporary) }
-        close(descriptor)
-        if failed == nil, rename(temporary, path) != 0 { failed = failure("rename", path) }
-        if let failed {
-            unlink(temporary)
-            throw failed
+        do throws(SystemCallError) {
+            try SystemCall.replaceFile(at: path, with: Array(data), permissions: 0o600)
+        } catch {
+            throw CLIError(.failure, "cannot write \(path): \(error)")
         }
     }
 

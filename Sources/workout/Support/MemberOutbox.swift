@@ -1,5 +1,6 @@
 import Foundation
 import WorkoutClient
+import WorkoutOffline
 
 /// The member's outbox: `outbox.log` beside `credentials.json` in the configuration directory,
 /// holding the writes `workout log` queued while the server could not be reached, for the

@@ -1,5 +1,6 @@
 import Foundation
 import WorkoutClient
+import WorkoutOffline
 
 /// Where a `workout log` write went: to the server, or into the member's outbox because the
 /// server could not be reached (or earlier writes still wait there).

@@ -1,5 +1,6 @@
 import Foundation
 import WorkoutClient
+import WorkoutOffline
 
 /// A write waiting in the outbox, as `--json` prints it:
 ///

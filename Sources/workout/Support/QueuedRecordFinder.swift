@@ -1,5 +1,6 @@
 import Foundation
 import WorkoutClient
+import WorkoutOffline
 
 /// Finds a workout, meal or weigh-in that waits in the member's outbox (logged or edited while
 /// the server could not be reached) by its ID or a prefix of it, in the state its waiting

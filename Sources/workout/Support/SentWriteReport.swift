@@ -1,4 +1,5 @@
 import WorkoutClient
+import WorkoutOffline
 
 /// The server's answer to a write `workout sync` sent, as `--json` prints it: the answer's own
 /// object (a logged workout's `{"workout": …, "totals": …, "replayed": …}`, an updated meal's

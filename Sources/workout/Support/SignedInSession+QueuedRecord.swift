@@ -1,4 +1,5 @@
 import WorkoutClient
+import WorkoutOffline
 
 extension SignedInSession {
     /// The member's record of `kind` with ID `prefix` that waits in their outbox, if one does

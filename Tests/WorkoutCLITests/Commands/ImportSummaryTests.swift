@@ -1,5 +1,6 @@
 import Testing
 import WorkoutClient
+import WorkoutImport
 @testable import workout
 
 /// `workout import`'s summary: counts with their nouns in the number they need, and no dry

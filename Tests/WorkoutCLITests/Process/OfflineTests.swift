@@ -1,7 +1,8 @@
 import Foundation
 import ProcessTestSupport
-import Testing
 import TestSupport
+import Testing
+import WorkoutOffline
 #if canImport(Glibc)
 import Glibc
 #endif

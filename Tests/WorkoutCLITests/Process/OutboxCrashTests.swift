@@ -1,8 +1,9 @@
 import Foundation
 import ProcessTestSupport
-import Testing
 import TestSupport
+import Testing
 import WorkoutClient
+import WorkoutOffline
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -36,12 +36,11 @@ struct ChangeCase: Sendable, CustomTestStringConvertible {
 
 @Suite("Changes")
 struct ChangeTests {
-    @Test("Each kind of change converts both ways", arguments: ChangeCase.all)
+    @Test("Each kind of change converts from the wire", arguments: ChangeCase.all)
     func eachCase(_ testCase: ChangeCase) {
         let wire = Fixtures.change(testCase.wire)
         let change = Change(wire: wire)
         #expect(change == Change(revision: 42, changedAt: Fixtures.date(1_763_750_001_234), item: testCase.item))
-        #expect(change.wire == wire)
     }
 
     @Test("Each kind of change survives JSON", arguments: ChangeCase.all)
@@ -81,10 +80,9 @@ struct ChangeTests {
         #expect(change.revision == 42)
     }
 
-    @Test("A change with no item set (a newer server's oneof case) has no item and stays unset")
+    @Test("A change with no item set (a newer server's oneof case) has no item")
     func unsetItem() {
         let wire = Fixtures.change(nil)
         #expect(Change(wire: wire).item == nil)
-        #expect(Change(wire: wire).wire == wire)
     }
 }

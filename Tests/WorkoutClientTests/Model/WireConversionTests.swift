@@ -4,20 +4,18 @@ import Testing
 import WorkoutProtocol
 
 /// Each type against a wire message with a non-default value in every field: the message
-/// converts to the expected value (no field dropped or swapped), and the value converts
-/// back to an equal message.
+/// converts to the expected value (no field dropped or swapped), and a value the client sends
+/// converts back to an equal message.
 @Suite("Wire conversions")
 struct WireConversionTests {
-    @Test("A profile converts both ways")
+    @Test("A profile converts from the wire")
     func profile() {
         #expect(Profile(wire: Fixtures.profileWire) == Fixtures.profile)
-        #expect(Fixtures.profile.wire == Fixtures.profileWire)
     }
 
-    @Test("Totals convert both ways")
+    @Test("Totals convert from the wire")
     func totals() {
         #expect(Totals(wire: Fixtures.totalsWire) == Fixtures.totals)
-        #expect(Fixtures.totals.wire == Fixtures.totalsWire)
     }
 
     @Test("A workout converts both ways")
@@ -56,84 +54,73 @@ struct WireConversionTests {
         #expect(Fixtures.stepsReport.wire == Fixtures.stepsReportWire)
     }
 
-    @Test("A steps day converts both ways")
+    @Test("A steps day converts from the wire")
     func stepsDay() {
         #expect(StepsDay(wire: Fixtures.stepsDayWire) == Fixtures.stepsDay)
-        #expect(Fixtures.stepsDay.wire == Fixtures.stepsDayWire)
     }
 
-    @Test("An achievement converts both ways")
+    @Test("An achievement converts from the wire")
     func achievement() {
         #expect(Achievement(wire: Fixtures.achievementWire) == Fixtures.achievement)
-        #expect(Fixtures.achievement.wire == Fixtures.achievementWire)
     }
 
-    @Test("Session facts convert both ways")
+    @Test("Session facts convert from the wire")
     func sessionInfo() {
         #expect(SessionInfo(wire: Fixtures.sessionInfoWire) == Fixtures.sessionInfo)
-        #expect(Fixtures.sessionInfo.wire == Fixtures.sessionInfoWire)
     }
 
-    @Test("An invite converts both ways")
+    @Test("An invite converts from the wire")
     func invite() {
         #expect(Invite(wire: Fixtures.inviteWire) == Fixtures.invite)
-        #expect(Fixtures.invite.wire == Fixtures.inviteWire)
     }
 
-    @Test("Member facts convert both ways")
+    @Test("Member facts convert from the wire")
     func memberInfo() {
         #expect(MemberInfo(wire: Fixtures.memberInfoWire) == Fixtures.memberInfo)
-        #expect(Fixtures.memberInfo.wire == Fixtures.memberInfoWire)
     }
 
-    @Test("A household member converts both ways")
+    @Test("A household member converts from the wire")
     func householdMember() {
         #expect(HouseholdMember(wire: Fixtures.householdMemberWire) == Fixtures.householdMember)
-        #expect(Fixtures.householdMember.wire == Fixtures.householdMemberWire)
     }
 
-    @Test("A latency summary converts both ways")
+    @Test("A latency summary converts from the wire")
     func latency() {
         #expect(LatencySummary(wire: Fixtures.latencyWire) == Fixtures.latency)
-        #expect(Fixtures.latency.wire == Fixtures.latencyWire)
     }
 
-    @Test("Method counters key statuses by name, unknown numbers included, and convert back in order")
+    @Test("Method counters key statuses by name, unknown numbers included")
     func methodStats() {
         #expect(MethodStats(wire: Fixtures.methodStatsWire) == Fixtures.methodStats)
-        #expect(Fixtures.methodStats.wire == Fixtures.methodStatsWire)
     }
 
-    @Test("Server counters round-trip")
+    @Test("Server counters convert from the wire")
     func serverStats() {
         let stats = ServerStats(wire: Fixtures.statsWire)
         #expect(stats.methods.map(\.method) == [101, 301])
         #expect(stats.storeSizeBytes == 1 << 30)
         #expect(stats.serverTime == Fixtures.date(1_764_000_000_999))
-        #expect(stats.wire == Fixtures.statsWire)
     }
 
-    @Test("A health answer round-trips")
+    @Test("A health answer converts from the wire")
     func serverHealth() {
         let health = ServerHealth(wire: Fixtures.healthWire)
         #expect(health == ServerHealth(
             isServing: true, serverAgent: "workoutd", serverVersion: "1.0.0",
             serverTime: Fixtures.date(1_764_000_000_998), uptimeMilliseconds: 3_600_001
         ))
-        #expect(health.wire == Fixtures.healthWire)
     }
 
-    @Test("A catalog round-trips")
+    @Test("A catalog converts from the wire")
     func catalog() {
         let catalog = ServerCatalog(wire: Fixtures.catalogWire)
         #expect(catalog.method(named: "Auth.Login")?.number == 101)
         #expect(catalog.method(named: "Streams.Export") == nil)
-        #expect(catalog.wire == Fixtures.catalogWire)
     }
 
     // MARK: Query results
 
-    @Test("A period summary round-trips")
+    @Test("A period summary converts from the wire")
     func periodSummary() {
         var m = Workout_V1_PeriodSummary()
         m.start = Fixtures.day(2026, 11, 16)
@@ -151,10 +138,9 @@ struct WireConversionTests {
         #expect(summary.start == Fixtures.localDate(2026, 11, 16))
         #expect(summary.end == Fixtures.localDate(2026, 11, 22))
         #expect(summary.steps == 70_123)
-        #expect(summary.wire == m)
     }
 
-    @Test("The meals of a day round-trip")
+    @Test("The meals of a day convert from the wire")
     func mealsOfDay() {
         var m = Workout_V1_MealsOfDayResponse()
         m.day = Fixtures.day(2026, 3, 29)
@@ -167,7 +153,6 @@ struct WireConversionTests {
         #expect(day.day == Fixtures.localDate(2026, 3, 29))
         #expect(day.dayEnd.timeIntervalSince(day.dayStart) == 23 * 3600)
         #expect(day.meals == [Fixtures.meal])
-        #expect(day.wire == m)
     }
 
     @Test("A page of workouts keeps its next-page token; an empty token means the last page")
@@ -179,32 +164,28 @@ struct WireConversionTests {
         #expect(page.items == [Fixtures.workout, Fixtures.workout])
         #expect(page.nextPageToken?.base64 == "AQID+g==")
         #expect(page.hasMore)
-        #expect(page.wire == m)
 
         m.nextPageToken = Data()
         let last = Page<Workout>(wire: m)
         #expect(last.nextPageToken == nil)
         #expect(!last.hasMore)
-        #expect(last.wire == m)
     }
 
-    @Test("A page of weight entries round-trips")
+    @Test("A page of weight entries converts from the wire")
     func weightPage() {
         var m = Workout_V1_WeightProgressResponse()
         m.entries = [Fixtures.weightEntryWire]
         m.nextPageToken = Data([9, 8, 7])
         let page = Page<WeightEntry>(wire: m)
         #expect(page.items == [Fixtures.weightEntry])
-        #expect(page.wire == m)
     }
 
-    @Test("A page of changes round-trips")
+    @Test("A page of changes converts from the wire")
     func changesPage() {
         let page = ChangesPage(wire: Fixtures.changesWire)
         #expect(page.changes.map(\.revision) == [38, 39])
         #expect(page.hasMore)
         #expect(page.totals == Fixtures.totals)
-        #expect(page.wire == Fixtures.changesWire)
     }
 
     // MARK: Call results
@@ -222,7 +203,6 @@ struct WireConversionTests {
             totals: Fixtures.totals, revision: 41
         )
         #expect(SignedIn(wire: login) == expected)
-        #expect(expected.wire == login)
 
         var register = Workout_V1_RegisterResponse()
         register.sessionToken = login.sessionToken
@@ -231,7 +211,6 @@ struct WireConversionTests {
         register.totals = login.totals
         register.revision = login.revision
         #expect(SignedIn(wire: register) == expected)
-        #expect(expected.registerWire == register)
 
         var resume = Workout_V1_ResumeResponse()
         resume.session = login.session
@@ -239,7 +218,6 @@ struct WireConversionTests {
         resume.totals = login.totals
         resume.revision = login.revision
         #expect(SignedIn(wire: resume, token: Fixtures.sessionToken) == expected)
-        #expect(expected.resumeWire == resume)
     }
 
     @Test("Get-profile and update-profile answers give a snapshot")
@@ -250,17 +228,15 @@ struct WireConversionTests {
         get.revision = 41
         let expected = ProfileSnapshot(profile: Fixtures.profile, totals: Fixtures.totals, revision: 41)
         #expect(ProfileSnapshot(wire: get) == expected)
-        #expect(expected.wire == get)
 
         var update = Workout_V1_UpdateProfileResponse()
         update.profile = get.profile
         update.totals = get.totals
         update.revision = get.revision
         #expect(ProfileSnapshot(wire: update) == expected)
-        #expect(expected.updateWire == update)
     }
 
-    @Test("A logged workout round-trips")
+    @Test("A logged workout converts from the wire")
     func loggedWorkout() {
         var m = Workout_V1_LogWorkoutResponse()
         m.workout = Fixtures.workoutWire
@@ -269,10 +245,9 @@ struct WireConversionTests {
         m.replayed = true
         let logged = LoggedWorkout(wire: m)
         #expect(logged == LoggedWorkout(workout: Fixtures.workout, totals: Fixtures.totals, unlocked: [Fixtures.achievement], replayed: true))
-        #expect(logged.wire == m)
     }
 
-    @Test("An updated workout round-trips")
+    @Test("An updated workout converts from the wire")
     func updatedWorkout() {
         var m = Workout_V1_UpdateWorkoutResponse()
         m.workout = Fixtures.workoutWire
@@ -280,56 +255,50 @@ struct WireConversionTests {
         m.unlocked = [Fixtures.achievementWire]
         let updated = UpdatedWorkout(wire: m)
         #expect(updated == UpdatedWorkout(workout: Fixtures.workout, totals: Fixtures.totals, unlocked: [Fixtures.achievement]))
-        #expect(updated.wire == m)
     }
 
-    @Test("A deleted workout round-trips")
+    @Test("A deleted workout converts from the wire")
     func deletedWorkout() {
         var m = Workout_V1_DeleteWorkoutResponse()
         m.deleted = true
         m.totals = Fixtures.totalsWire
         #expect(DeletedWorkout(wire: m) == DeletedWorkout(deleted: true, totals: Fixtures.totals))
-        #expect(DeletedWorkout(wire: m).wire == m)
     }
 
-    @Test("A logged meal round-trips")
+    @Test("A logged meal converts from the wire")
     func loggedMeal() {
         var m = Workout_V1_LogMealResponse()
         m.meal = Fixtures.mealWire
         m.replayed = true
         #expect(LoggedMeal(wire: m) == LoggedMeal(meal: Fixtures.meal, replayed: true))
-        #expect(LoggedMeal(wire: m).wire == m)
     }
 
-    @Test("A logged weight round-trips")
+    @Test("A logged weight converts from the wire")
     func loggedWeight() {
         var m = Workout_V1_LogWeightResponse()
         m.entry = Fixtures.weightEntryWire
         m.replayed = true
         m.profileWeightUpdated = true
         #expect(LoggedWeight(wire: m) == LoggedWeight(entry: Fixtures.weightEntry, replayed: true, profileWeightUpdated: true))
-        #expect(LoggedWeight(wire: m).wire == m)
     }
 
-    @Test("A steps update round-trips")
+    @Test("A steps update converts from the wire")
     func stepsUpdate() {
         var m = Workout_V1_ReportStepsResponse()
         m.day = Fixtures.stepsDayWire
         m.applied = true
         #expect(StepsUpdate(wire: m) == StepsUpdate(day: Fixtures.stepsDay, applied: true))
-        #expect(StepsUpdate(wire: m).wire == m)
     }
 
-    @Test("A created invite round-trips")
+    @Test("A created invite converts from the wire")
     func createdInvite() {
         var m = Workout_V1_CreateInviteResponse()
         m.code = "K7QX-93MP-WT2A"
         m.invite = Fixtures.inviteWire
         #expect(CreatedInvite(wire: m) == CreatedInvite(code: "K7QX-93MP-WT2A", invite: Fixtures.invite))
-        #expect(CreatedInvite(wire: m).wire == m)
     }
 
-    @Test("A watch event round-trips, with and without totals")
+    @Test("A watch event converts from the wire, with and without totals")
     func watchEvent() {
         var m = Workout_V1_WatchEvent()
         m.changes = Fixtures.changesWire.changes
@@ -339,14 +308,12 @@ struct WireConversionTests {
         let event = WatchEvent(wire: m)
         #expect(event.totals == Fixtures.totals)
         #expect(event.caughtUp)
-        #expect(event.wire == m)
 
         m.clearTotals()
         #expect(WatchEvent(wire: m).totals == nil)
-        #expect(WatchEvent(wire: m).wire == m)
     }
 
-    @Test("An export chunk round-trips, with and without profile and totals")
+    @Test("An export chunk converts from the wire, with and without profile and totals")
     func exportChunk() {
         var m = Workout_V1_ExportChunk()
         m.profile = Fixtures.profileWire
@@ -364,13 +331,11 @@ struct WireConversionTests {
             meals: [Fixtures.meal], weights: [Fixtures.weightEntry], steps: [Fixtures.stepsDay],
             achievements: [Fixtures.achievement], exportedAt: Fixtures.date(1_764_000_000_777)
         ))
-        #expect(chunk.wire == m)
 
         m.clearProfile()
         m.clearTotals()
         #expect(ExportChunk(wire: m).profile == nil)
         #expect(ExportChunk(wire: m).totals == nil)
-        #expect(ExportChunk(wire: m).wire == m)
     }
 
     // MARK: Requests
@@ -426,7 +391,6 @@ struct WireConversionTests {
         profile.fitnessGoal = .unspecified
         let value = Profile(wire: profile)
         #expect(value.age == nil && value.heightCm == nil && value.weightKg == nil && value.fitnessGoal == nil)
-        #expect(value.wire == profile)
 
         var item = Fixtures.foodItemWire
         item.servings = 0
@@ -437,14 +401,12 @@ struct WireConversionTests {
         locked.unlocked = false
         locked.unlockedAtMs = 0
         #expect(Achievement(wire: locked).unlockedAt == nil)
-        #expect(Achievement(wire: locked).wire == locked)
 
         var invite = Fixtures.inviteWire
         invite.state = .active
         invite.usedAtMs = 0
         invite.usedBy = Data()
         #expect(Invite(wire: invite).usedAt == nil && Invite(wire: invite).usedBy == nil)
-        #expect(Invite(wire: invite).wire == invite)
     }
 
     @Test("Totals without a last workout day, unset or 0/0/0, have none")
@@ -452,7 +414,6 @@ struct WireConversionTests {
         var m = Fixtures.totalsWire
         m.clearLastWorkoutDay()
         #expect(Totals(wire: m).lastWorkoutDay == nil)
-        #expect(Totals(wire: m).wire == m)
         m.lastWorkoutDay = Workout_V1_LocalDate()
         #expect(Totals(wire: m).lastWorkoutDay == nil)
     }
