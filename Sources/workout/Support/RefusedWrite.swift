@@ -1,5 +1,6 @@
 import Foundation
 import WorkoutClient
+import WorkoutOffline
 
 /// A queued write the server refused when the outbox delivered it (`workout sync`, or a later
 /// `workout log` sending what waited), said in the words of the command that queued it:

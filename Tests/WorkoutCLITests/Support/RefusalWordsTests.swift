@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WorkoutClient
+import WorkoutOffline
 @testable import workout
 
 /// A queued write the server refused when `workout sync` delivered it is said in the words of
