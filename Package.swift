@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        // DER, for what the key check reads of a certificate (and the server's identity).
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
         // The HTTP face's requests, fields and statuses (types only: the parsing is the
         // connection machine's own, bounded by its limits).
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -121,6 +123,7 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["README.md"],
@@ -136,6 +139,8 @@ let package = Package(
             dependencies: [
                 "WorkoutProtocol", "WorkoutRules", "SystemCalls",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                // The server key and endorsements an app's transport hands to the key check.
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 // The TLS engine on Linux; another platform adds its own engine behind the same seam.
                 .target(name: "WorkoutTLS", condition: .when(platforms: [.linux])),
             ],
