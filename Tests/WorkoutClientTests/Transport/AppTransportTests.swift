@@ -1,4 +1,5 @@
 #if canImport(WorkoutTLS)
+import ClientTestSupport
 import Foundation
 import ServerTestSupport
 import TestSupport
@@ -94,8 +95,9 @@ struct AppTransportTests {
             #expect(value.flatMap(KeyEndorsement.decode) == (identity.endorsements.isEmpty ? nil : identity.endorsements))
         }
         #expect(CertificateFields(der: [0x30, 0x03, 0x02, 0x01]) == nil)
-        let plain = try #require(CertificateFields(der: Array(try #require(Data(base64Encoded: first.certificatePEM
-            .split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined())))))
+        let firstBase64 = first.certificatePEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let firstDER = try #require(Data(base64Encoded: firstBase64))
+        let plain = try #require(CertificateFields(der: Array(firstDER)))
         #expect(plain.extensionValue(oid: "1.2.840.10045.2.1") == nil)
         #expect(plain.extensionValue(oid: "not an oid") == nil)
     }
