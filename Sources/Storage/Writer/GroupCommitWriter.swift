@@ -194,7 +194,8 @@ public final class GroupCommitWriter: Sendable {
                 let count = min(state.pending.count, maxBatchSize)
                 defer { state.pending.removeFirst(count) }
                 if count == 0 { state.draining = false }
-                return (Array(state.pending.prefix(count)), state.pending.count)
+                // (`defer` runs after this: the batch is still in `pending`.)
+                return (Array(state.pending.prefix(count)), state.pending.count - count)
             }
             if batch.isEmpty {
                 // No batch waits whose commit would sync the data file.
