@@ -11,7 +11,9 @@ extension WorkoutSession {
     /// Makes a write through the member's outbox (``Storage/outbox``): it shows at once, as
     /// pending (``pendingRecordIDs``), merged in the way the server will apply it; it goes to the
     /// server now if it can be reached and waits in the outbox if not (sent when the live stream
-    /// catches up, or by ``sync()``). Without an outbox, the write is sent directly.
+    /// catches up, or by ``sync()``). While ``connectivity`` is
+    /// ``Connectivity/unreachable(lastError:since:)`` it is queued at once, without trying the
+    /// server. Without an outbox, the write is sent directly.
     ///
     /// - Parameter write: The write, with its record's client-generated id.
     /// - Returns: The server's answer, or what became of the write in the outbox.
@@ -22,6 +24,15 @@ extension WorkoutSession {
         let token = UUID()
         inFlight.append((token, write))
         publish()
+        if let outbox = storage?.outbox, case .unreachable(let lastError, _) = connectivity {
+            // Known offline: no connection attempt (the stream's reconnecting finds the server back).
+            defer {
+                inFlight.removeAll { $0.id == token }
+                publish()
+            }
+            let queued = try outbox.enqueue(write)
+            return .queued(queued, reason: queued.waitingEntry == nil ? nil : lastError)
+        }
         let delivery: WorkoutClient.Delivery
         do throws(WorkoutError) {
             if let outbox = storage?.outbox {
@@ -35,12 +46,19 @@ extension WorkoutSession {
             throw error
         }
         inFlight.removeAll { $0.id == token }
-        if case .sent(let answer) = delivery { applyAnswer(answer, of: write) } else { publish() }
+        switch delivery {
+        case .sent(let answer):
+            applyAnswer(answer, of: write)
+        case .queued(_, let reason):
+            writeFoundServerUnreachable(reason)
+            publish()
+        }
         return delivery
     }
 
     /// Sends the writes waiting in the outbox now, and shows the server's answers.
     ///
+    /// - Returns: What became of each write; `nil` without an outbox.
     /// - Returns: What became of each write; `nil` without an outbox.
     @discardableResult
     public func sync() async -> SyncReport? {
@@ -49,7 +67,9 @@ extension WorkoutSession {
         for result in report.results {
             if case .sent(let answer) = result.outcome { applyAnswer(answer, of: result.entry.write) }
         }
-        if let stop = report.stoppedBy, stop.code == .unauthenticated { note(stop) }
+        if let stop = report.stoppedBy {
+            if stop.code == .unauthenticated { note(stop) } else { writeFoundServerUnreachable(stop) }
+        }
         publish()
         return report
     }
