@@ -26,7 +26,8 @@ public import WorkoutOffline
 /// the way the server will apply it (the same rules: local days, streaks, points, levels,
 /// achievements), its record's id in ``pendingRecordIDs``; the server's answer replaces the
 /// guess. While the server is known to be unreachable, a write is queued at once (no connection
-/// attempt). Waiting writes are sent when the stream catches up, or by ``sync()``.
+/// attempt). Waiting writes are sent when the stream catches up, or by ``sync()``; the figures
+/// move once, when a sync is done, never through the states in between.
 ///
 /// **Observation.** Every property changes on the main actor, and only when its value
 /// changes: one incoming change touches only the properties it changes, and the echo of the
@@ -151,6 +152,12 @@ public final class WorkoutSession {
     @ObservationIgnored var isClosed = false
     /// When the model last stopped being live (or started trying), while it is not live.
     @ObservationIgnored var offlineSince: Date?
+    /// How many holds keep ``publish()`` from showing anything (a sync under way).
+    @ObservationIgnored var figuresHeld = 0
+    /// Counts week reads as they start, and the last one applied: an older read that ends
+    /// later is dropped.
+    @ObservationIgnored var weekReadsStarted = 0
+    @ObservationIgnored var weekReadApplied = 0
     /// Writes the snapshots in order.
     @ObservationIgnored let snapshotWriter = SessionSnapshotWriter()
 
@@ -323,6 +330,7 @@ public final class WorkoutSession {
     /// Shows the content with the pending writes merged in, changing each property only when
     /// its value changes (so observers hear only of real changes).
     func publish() {
+        guard figuresHeld == 0 else { return }  // shown when the hold ends
         let entries = status == .signedIn ? storage?.outbox?.entries ?? [] : []
         let waiting = entries.filter { $0.refusal == nil }
             + inFlight.map { OutboxEntry(id: .max, write: $0.write, queuedAt: now()) }

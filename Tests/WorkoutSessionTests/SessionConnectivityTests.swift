@@ -1,11 +1,42 @@
 import ClientTestSupport
 import Foundation
+import Observation
 import ServerTestSupport
 import TestSupport
 import Testing
 import WorkoutClient
 import WorkoutOffline
 @testable import WorkoutSession
+
+/// Records every value of the figures an app would render: after each change, once the main
+/// actor has finished the turn that made it.
+@MainActor
+final class FigureRecorder {
+    /// The totals' workout counts and calories, and the week's workout counts, in order.
+    private(set) var workouts: [Int] = []
+    private(set) var calories: [Double] = []
+    private(set) var weekWorkouts: [Int] = []
+    private let session: WorkoutSession
+
+    init(_ session: WorkoutSession) {
+        self.session = session
+        record()
+    }
+
+    private func record() {
+        if let totals = session.totals, workouts.last != totals.totalWorkouts || calories.last != totals.totalCaloriesBurned {
+            workouts.append(totals.totalWorkouts)
+            calories.append(totals.totalCaloriesBurned)
+        }
+        if let week = session.week, weekWorkouts.last != week.workouts { weekWorkouts.append(week.workouts) }
+        withObservationTracking {
+            _ = session.totals
+            _ = session.week
+        } onChange: { [weak self] in
+            Task { @MainActor [weak self] in self?.record() }
+        }
+    }
+}
 
 /// The session model says whether it reaches the server, and behaves by it, through the real
 /// server (and a relay that can hang in front of it).
@@ -142,6 +173,52 @@ struct SessionConnectivityTests {
             }
             session.close()
             client.close()
+        }
+    }
+
+    @Test("while several queued writes are sent, the totals and the week never go back")
+    func drainPublishesOnce() async throws {
+        try await withTemporaryDirectory { directory in
+            try await LiveServer.run { @MainActor live in
+                let now = Date()
+                let client = live.client(device: "phone", reconnect: Self.impatient)
+                let outbox = try Outbox(path: directory + "/outbox.log", account: Self.account)
+                let session = WorkoutSession(client: client, storage: .init(
+                    snapshotPath: directory + "/session.snapshot", account: Self.account, outbox: outbox))
+                try await session.login(email: ownerEmail, password: ownerPassword)
+                try await session.waitUntilLive(timeout: .seconds(20))
+                try await session.log(Workout(type: "running", durationSeconds: 1_800, caloriesBurned: 320,
+                                              performedAt: now.addingTimeInterval(-3_600), timeZone: Self.zone))
+                #expect(await observe(session) { session.week?.workouts == 1 })
+
+                await live.stop()
+                #expect(await observe(session, within: .seconds(30)) {
+                    if case .unreachable = session.connectivity { true } else { false }
+                })
+                for index in 0..<4 {
+                    let workout = Workout(type: "cycling", durationSeconds: 600, caloriesBurned: 100 + Double(index),
+                                          performedAt: now.addingTimeInterval(-Double(600 * (index + 1))), timeZone: Self.zone)
+                    guard case .queued = try await session.perform(.logWorkout(workout)) else {
+                        Issue.record("write \(index) was not queued")
+                        return
+                    }
+                }
+                #expect(session.totals?.totalWorkouts == 5)
+                #expect(session.week?.workouts == 5)
+                let recorder = FigureRecorder(session)
+
+                try live.start()
+                #expect(await observe(session, within: .seconds(30)) { session.isLive && session.pendingWrites.isEmpty })
+                // The follow-ups (the week read again after each echo) land too.
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(recorder.workouts.allSatisfy { $0 == 5 }, "totals went \(recorder.workouts)")
+                #expect(recorder.calories.allSatisfy { $0 == recorder.calories.first }, "calories went \(recorder.calories)")
+                #expect(recorder.weekWorkouts.allSatisfy { $0 == 5 }, "the week went \(recorder.weekWorkouts)")
+                #expect(session.totals == (try await client.profile().totals))
+                session.close()
+                client.close()
+                outbox.close()
+            }
         }
     }
 }
