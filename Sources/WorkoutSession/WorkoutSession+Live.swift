@@ -70,10 +70,11 @@ extension WorkoutSession {
         watchTask?.cancel()
         watchGeneration += 1
         let generation = watchGeneration
-        let events = client.watchEvents(since: start) { [weak self] _ in
+        if !connectivity.isOffline { set(\.connectivity, .connecting) }
+        let events = client.watchEvents(since: start) { [weak self] interruption in
             Task { @MainActor [weak self] in
                 guard let self, watchGeneration == generation else { return }
-                set(\.isLive, false)
+                watchInterrupted(interruption)
             }
         }
         watchTask = Task { [weak self] in
@@ -93,6 +94,11 @@ extension WorkoutSession {
         set(\.isLive, false)
         let failure = error as? WorkoutError ?? WorkoutError(code: .unknown, message: "\(error)")
         note(failure)
+        if status == .signedIn, ![.cancelled, .outOfRange].contains(failure.code) {
+            serverUnreachable(failure)
+        } else if status == .signedIn {
+            set(\.connectivity, .idle)
+        }
         // The saved revision is ahead of the server's (restored from an older backup): start over.
         if failure.code == .outOfRange, status == .signedIn {
             Task { [weak self] in try? await self?.load() }
@@ -115,7 +121,10 @@ extension WorkoutSession {
         let caughtUpNow = event.caughtUp && !isLive
         publish()
         if !event.changes.isEmpty || event.totals != nil { scheduleSave() }
-        if event.caughtUp { set(\.isLive, true) }
+        if event.caughtUp {
+            set(\.isLive, true)
+            becameLive()
+        }
         set(\.lastError, nil)
         if zoneBefore != nil, content.profile?.timeZone != zoneBefore { rollOverIfNeeded(force: true) }
         if followUp.contains(.week) { refreshWeek() }

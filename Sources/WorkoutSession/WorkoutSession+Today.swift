@@ -93,9 +93,13 @@ extension WorkoutSession {
             while let session = self, session.weekRequested, session.epoch == started, !Task.isCancelled {
                 session.weekRequested = false
                 guard let day = session.content.today else { break }
+                session.weekReadsStarted += 1
+                let number = session.weekReadsStarted
                 do {
                     let week = try await client.summaries(from: day, to: day, granularity: .week).first
                     guard let session = self, session.epoch == started, session.content.today == day else { break }
+                    guard number > session.weekReadApplied else { continue }
+                    session.weekReadApplied = number
                     session.content.week = week
                     session.publish()
                     session.scheduleSave()
@@ -106,6 +110,19 @@ extension WorkoutSession {
             }
             self?.weekTask = nil
         }
+    }
+
+    /// Reads the week's summary now, and waits for it (a sync's answers are shown with it).
+    /// A failure is ignored: the week read after each change follows anyway.
+    func readWeekNow() async {
+        guard let day = content.today else { return }
+        let started = epoch
+        weekReadsStarted += 1
+        let number = weekReadsStarted
+        guard let weeks = try? await client.summaries(from: day, to: day, granularity: .week),
+              epoch == started, content.today == day, number > weekReadApplied else { return }
+        weekReadApplied = number
+        content.week = weeks.first
     }
 
     /// Reads the newest workouts again (after a deletion left the list short).

@@ -11,7 +11,12 @@ extension WorkoutSession {
     /// Makes a write through the member's outbox (``Storage/outbox``): it shows at once, as
     /// pending (``pendingRecordIDs``), merged in the way the server will apply it; it goes to the
     /// server now if it can be reached and waits in the outbox if not (sent when the live stream
-    /// catches up, or by ``sync()``). Without an outbox, the write is sent directly.
+    /// catches up, or by ``sync()``). While ``connectivity`` is
+    /// ``Connectivity/unreachable(lastError:since:)`` it is queued at once, without trying the
+    /// server. Without an outbox, the write is sent directly.
+    ///
+    /// The figures move once: the server's answer (with the week read again when the write
+    /// changes it, and any earlier writes the call sent) replaces the guess in one step.
     ///
     /// - Parameter write: The write, with its record's client-generated id.
     /// - Returns: The server's answer, or what became of the write in the outbox.
@@ -22,6 +27,18 @@ extension WorkoutSession {
         let token = UUID()
         inFlight.append((token, write))
         publish()
+        if let outbox = storage?.outbox, case .unreachable(let lastError, _) = connectivity {
+            // Known offline: no connection attempt (the stream's reconnecting finds the server back).
+            defer {
+                inFlight.removeAll { $0.id == token }
+                publish()
+            }
+            let queued = try outbox.enqueue(write)
+            return .queued(queued, reason: queued.waitingEntry == nil ? nil : lastError)
+        }
+        // Earlier writes the call sends leave the outbox before their answers are applied: the
+        // figures are held until the answers and the week are in.
+        holdFigures()
         let delivery: WorkoutClient.Delivery
         do throws(WorkoutError) {
             if let outbox = storage?.outbox {
@@ -31,27 +48,65 @@ extension WorkoutSession {
             }
         } catch {
             inFlight.removeAll { $0.id == token }
-            publish()
+            releaseFigures()
             throw error
         }
         inFlight.removeAll { $0.id == token }
-        if case .sent(let answer) = delivery { applyAnswer(answer, of: write) } else { publish() }
+        switch delivery {
+        case .sent(let answer):
+            await settle([(answer, write)])
+        case .queued(_, let reason):
+            writeFoundServerUnreachable(reason)
+        }
+        releaseFigures()
         return delivery
     }
 
     /// Sends the writes waiting in the outbox now, and shows the server's answers.
     ///
     /// - Returns: What became of each write; `nil` without an outbox.
+    /// The figures (totals, week, today) are held while the writes are sent, and show the
+    /// outcome once: never the state in between, where a write has left the outbox and its
+    /// answer is not counted yet.
+    ///
+    /// - Returns: What became of each write; `nil` without an outbox.
     @discardableResult
     public func sync() async -> SyncReport? {
         guard let outbox = storage?.outbox else { return nil }
+        holdFigures()
         let report = await outbox.sync(using: client)
-        for result in report.results {
-            if case .sent(let answer) = result.outcome { applyAnswer(answer, of: result.entry.write) }
+        await settle(report.results.compactMap { result in
+            if case .sent(let answer) = result.outcome { (answer, result.entry.write) } else { nil }
+        })
+        if let stop = report.stoppedBy {
+            if stop.code == .unauthenticated { note(stop) } else { writeFoundServerUnreachable(stop) }
         }
-        if let stop = report.stoppedBy, stop.code == .unauthenticated { note(stop) }
-        publish()
+        releaseFigures()
         return report
+    }
+
+    /// Holds what the model shows: ``publish()`` shows nothing until the matching
+    /// ``releaseFigures()`` (holds nest).
+    func holdFigures() {
+        figuresHeld += 1
+    }
+
+    /// Ends a hold, and shows what changed meanwhile when it was the last.
+    func releaseFigures() {
+        figuresHeld -= 1
+        if figuresHeld == 0 { publish() }
+    }
+
+    /// Applies the server's answers to writes, while the figures are held; when they change the
+    /// week, reads the week again (a week read before they arrived is not applied), so that the
+    /// figures move once.
+    func settle(_ answers: [(answer: SentWrite, write: PendingWrite)]) async {
+        guard !answers.isEmpty else { return }
+        var followUp: SessionContent.FollowUp = []
+        for (answer, write) in answers { followUp.formUnion(content.apply(answer, of: write)) }
+        scheduleSave()
+        if followUp.contains(.week) { await readWeekNow() }
+        if followUp.contains(.refillWorkouts) { refillWorkouts() }
     }
 
     /// Syncs in the background, one sync at a time.

@@ -18,11 +18,16 @@ public import WorkoutOffline
 /// up without a refresh. ``isLive`` is true while that stream is connected and has delivered
 /// everything up to now; it turns false when the connection drops and true again once the
 /// stream (which reconnects by itself) has caught up. ``waitUntilLive(timeout:)`` awaits it.
+/// ``connectivity`` says more: reconnecting after a lost connection, or unreachable (with the
+/// last error) when no connection can be opened; a hung server is noticed by the client's
+/// keepalive (`WorkoutClient.Configuration.keepalive`).
 ///
 /// **Offline.** ``perform(_:)`` makes a write through the outbox: it shows at once, merged in
 /// the way the server will apply it (the same rules: local days, streaks, points, levels,
 /// achievements), its record's id in ``pendingRecordIDs``; the server's answer replaces the
-/// guess. Waiting writes are sent when the stream catches up, or by ``sync()``.
+/// guess. While the server is known to be unreachable, a write is queued at once (no connection
+/// attempt). Waiting writes are sent when the stream catches up, or by ``sync()``; the figures
+/// move once, when a sync is done, never through the states in between.
 ///
 /// **Observation.** Every property changes on the main actor, and only when its value
 /// changes: one incoming change touches only the properties it changes, and the echo of the
@@ -91,6 +96,10 @@ public final class WorkoutSession {
     public internal(set) var isStale = false
     /// Whether the live stream is connected and caught up.
     public internal(set) var isLive = false
+    /// Whether the model reaches the server: live, reconnecting, or unreachable (with the last
+    /// error), for an "offline" banner. While it is ``Connectivity/unreachable(lastError:since:)``,
+    /// ``isLoading`` is false and writes through the outbox are queued at once.
+    public internal(set) var connectivity = Connectivity.idle
     /// The last failure of the live stream or a reload, for a banner; `nil` after success.
     public internal(set) var lastError: WorkoutError?
     /// Why the snapshot file was not used (damaged, another account's, another format), or
@@ -141,6 +150,14 @@ public final class WorkoutSession {
     @ObservationIgnored var saveRequested = false
     @ObservationIgnored var liveWaiters: [UUID: CheckedContinuation<Result<Void, WorkoutError>, Never>] = [:]
     @ObservationIgnored var isClosed = false
+    /// When the model last stopped being live (or started trying), while it is not live.
+    @ObservationIgnored var offlineSince: Date?
+    /// How many holds keep ``publish()`` from showing anything (a sync under way).
+    @ObservationIgnored var figuresHeld = 0
+    /// Counts week reads as they start, and the last one applied: an older read that ends
+    /// later is dropped.
+    @ObservationIgnored var weekReadsStarted = 0
+    @ObservationIgnored var weekReadApplied = 0
     /// Writes the snapshots in order.
     @ObservationIgnored let snapshotWriter = SessionSnapshotWriter()
 
@@ -233,6 +250,8 @@ public final class WorkoutSession {
         watchTask?.cancel()
         watchTask = nil
         set(\.isLive, false)
+        set(\.connectivity, .idle)
+        offlineSince = nil
     }
 
     /// Stops everything the model runs in the background — the live stream, the midnight timer,
@@ -297,6 +316,7 @@ public final class WorkoutSession {
         } catch let error as WorkoutError {
             guard epoch == started else { throw error }
             note(error)
+            if status == .signedIn, [.unavailable, .deadlineExceeded].contains(error.code) { serverUnreachable(error) }
             throw error
         } catch {
             let wrapped = WorkoutError(code: .unknown, message: "\(error)")
@@ -310,6 +330,7 @@ public final class WorkoutSession {
     /// Shows the content with the pending writes merged in, changing each property only when
     /// its value changes (so observers hear only of real changes).
     func publish() {
+        guard figuresHeld == 0 else { return }  // shown when the hold ends
         let entries = status == .signedIn ? storage?.outbox?.entries ?? [] : []
         let waiting = entries.filter { $0.refusal == nil }
             + inFlight.map { OutboxEntry(id: .max, write: $0.write, queuedAt: now()) }
@@ -375,6 +396,8 @@ public final class WorkoutSession {
         set(\.isStale, false)
         set(\.isLoading, false)
         set(\.isLive, false)
+        set(\.connectivity, .idle)
+        offlineSince = nil
         publish()
         failLiveWaiters(WorkoutError(code: .unauthenticated, message: "the session ended"))
     }

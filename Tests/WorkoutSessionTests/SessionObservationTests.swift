@@ -19,6 +19,7 @@ final class ObservationCounter {
         ("recentWorkouts", { _ = $0.recentWorkouts }), ("weights", { _ = $0.weights }), ("achievements", { _ = $0.achievements }),
         ("week", { _ = $0.week }), ("pendingWrites", { _ = $0.pendingWrites }), ("pendingRecordIDs", { _ = $0.pendingRecordIDs }),
         ("isLoading", { _ = $0.isLoading }), ("isStale", { _ = $0.isStale }), ("isLive", { _ = $0.isLive }),
+        ("connectivity", { _ = $0.connectivity }),
         ("lastError", { _ = $0.lastError }), ("ignoredSnapshotReason", { _ = $0.ignoredSnapshotReason }),
     ]
 

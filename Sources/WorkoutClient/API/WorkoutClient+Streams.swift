@@ -36,9 +36,10 @@ extension WorkoutClient {
     }
 
     /// ``watch(since:)``, telling `onInterruption` each time the stream broke and is
-    /// about to be resumed (a session model shows "offline" until the next `caughtUp`).
+    /// about to be resumed, and whether no connection could be opened at all (a session model
+    /// shows "reconnecting" or "unreachable" until the next `caughtUp`).
     package func watchEvents(
-        since revision: UInt64, onInterruption: (@Sendable (WorkoutError) -> Void)?
+        since revision: UInt64, onInterruption: (@Sendable (WatchInterruption) -> Void)?
     ) -> WorkoutStream<WatchEvent> {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: WatchEvent.self, throwing: (any Error).self)
         let task = Task {
@@ -69,7 +70,9 @@ extension WorkoutClient {
                         continuation.finish(throwing: failure.error.inSwiftTerms(method: MethodCatalog.watch.descriptor.name, call: Self.watchAPI))
                         return
                     }
-                    onInterruption?(failure.error)
+                    // A `WorkoutError` (not a `CallFailure`) comes from opening a connection, after
+                    // every attempt the reconnect policy allows.
+                    onInterruption?(WatchInterruption(error: failure.error, couldNotConnect: !(error is CallFailure)))
                 }
                 failures += 1
                 try? await Task.sleep(for: configuration.reconnect.delay(afterFailures: failures))

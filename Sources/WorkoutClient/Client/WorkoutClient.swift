@@ -42,6 +42,9 @@ public final class WorkoutClient: Sendable {
         /// answer to it, paging where an answer would be larger; a device short of memory
         /// may announce less.
         public var maxFrameSize: Int
+        /// When a silent server is pinged while calls wait, and how long an unanswered PING
+        /// takes to count as a lost connection (by default: 15 s, then 10 s).
+        public var keepalive: KeepalivePolicy
 
         /// Makes a configuration.
         ///
@@ -55,6 +58,7 @@ public final class WorkoutClient: Sendable {
         ///   - maximumRetries: Re-sends per call.
         ///   - transportSecurity: TLS, or plain TCP.
         ///   - maxFrameSize: The largest frame accepted (clamped to 65,536...67,108,864).
+        ///   - keepalive: When to ping a silent server, and when to give it up.
         public init(
             address: ServerAddress,
             deviceName: String = "",
@@ -64,7 +68,8 @@ public final class WorkoutClient: Sendable {
             reconnect: ReconnectPolicy = ReconnectPolicy(),
             maximumRetries: Int = 3,
             transportSecurity: TransportSecurity = .tls,
-            maxFrameSize: Int = 4 << 20
+            maxFrameSize: Int = 4 << 20,
+            keepalive: KeepalivePolicy = KeepalivePolicy()
         ) {
             self.address = address
             self.deviceName = deviceName
@@ -75,6 +80,7 @@ public final class WorkoutClient: Sendable {
             self.maximumRetries = max(0, maximumRetries)
             self.transportSecurity = transportSecurity
             self.maxFrameSize = min(max(maxFrameSize, HandshakeLimits.allowedFrameSizes.lowerBound), HandshakeLimits.allowedFrameSizes.upperBound)
+            self.keepalive = keepalive
         }
     }
 
@@ -362,7 +368,8 @@ public final class WorkoutClient: Sendable {
     private func establish() async throws -> ClientConnection {
         var failures = 0
         let options = ClientConnection.Options(
-            agent: configuration.agent, maxFrameSize: configuration.maxFrameSize, connectTimeout: configuration.connectTimeout)
+            agent: configuration.agent, maxFrameSize: configuration.maxFrameSize, connectTimeout: configuration.connectTimeout,
+            keepalive: configuration.keepalive)
         defer { state.withLock { $0.connecting = nil } }
         while true {
             do {

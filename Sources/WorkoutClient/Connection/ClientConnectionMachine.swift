@@ -16,8 +16,9 @@ import WorkoutProtocol
 ///    CANCEL and keeps its slot until its final frame arrives.
 /// 3. **Deadlines** (9): the remaining budget is sent with the REQUEST, and kept locally too:
 ///    whichever comes first ends the call.
-/// 4. **Keepalive** (12): while calls wait, a silent `ping_interval` gets a PING and a second one
-///    closes the connection, so a vanished server cannot leave a call waiting forever.
+/// 4. **Keepalive** (12): while calls wait, a silent interval gets a PING and a silent timeout
+///    after it closes the connection, so a vanished (or hung) server cannot leave a call waiting
+///    forever; each the shorter of the ``KeepalivePolicy``'s and the server's `ping_interval`.
 /// 5. **GOAWAY** (13): no new calls; calls above its last id fail as *not processed* (safe to
 ///    retry anywhere); the rest are answered; then the connection closes.
 ///
@@ -31,6 +32,8 @@ struct ClientConnectionMachine {
         var maxFrameSize = HandshakeLimits.defaultMaxFrameSize
         /// How long connecting may take, and then the handshake as well.
         var connectTimeout: Duration = .seconds(5)
+        /// When to ping a silent server while calls wait, and when to give it up.
+        var keepalive = KeepalivePolicy()
     }
 
     /// Where the connection is in its life.
@@ -262,11 +265,18 @@ struct ClientConnectionMachine {
             maxDecompressedSize: hello.maxDecompressedSize == 0 ? peerLimit : Int(hello.maxDecompressedSize))
         decoder.maxFrameSize = options.maxFrameSize
         maxCallsInFlight = hello.maxCallsInFlight == 0 ? HandshakeLimits.defaultMaxCallsInFlight : Int(hello.maxCallsInFlight)
-        let interval = Duration.milliseconds(Int64(hello.pingIntervalMs))
-        keepalive = Keepalive(interval: interval, timeout: interval, now: now)
+        // The shorter of ours and the server's announced interval, for both waits.
+        let announced = Duration.milliseconds(Int64(hello.pingIntervalMs))
+        keepalive = Keepalive(
+            interval: Self.shorter(options.keepalive.interval, announced), timeout: Self.shorter(options.keepalive.timeout, announced), now: now)
         phase = .ready
         actions.append(.handshakeCompleted(hello))
         startWaiting(now: now, &actions)
+    }
+
+    /// The shorter of two durations, `.zero` counting as none.
+    private static func shorter(_ a: Duration, _ b: Duration) -> Duration {
+        a == .zero ? b : b == .zero ? a : min(a, b)
     }
 
     private mutating func receiveGoAway(_ notice: GoAwayNotice, _ actions: inout [ClientConnectionAction]) {
