@@ -1,4 +1,5 @@
 #if canImport(WorkoutTLS)
+import ClientTestSupport
 import Foundation
 import ServerTestSupport
 import TestSupport
