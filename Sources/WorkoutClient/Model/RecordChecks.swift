@@ -29,7 +29,7 @@ package enum RecordChecks {
             }
             return WorkoutError(
                 code: .invalidArgument, message: SwiftTimeWords.rewriting(error.message), field: error.field,
-                wireField: wireField == error.field ? nil : wireField)
+                wireField: wireField)
         }
     }
 
