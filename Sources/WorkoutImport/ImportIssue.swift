@@ -39,7 +39,7 @@ public struct ImportIssue: Sendable, Hashable, Codable, Error, CustomStringConve
         self.reason = reason
     }
 
-    /// `line 12: the workout lasts 90 h; the server takes at most 24 h`.
+    /// `line 12: durationSeconds must be between 1 and 86400 (got 324000)`.
     public var description: String { "\(location): \(reason)" }
 }
 

@@ -174,8 +174,10 @@ public final class Outbox: Sendable {
     ///
     /// - Parameter write: The write, with its record's client-generated id.
     /// - Returns: What became of it.
-    /// - Throws: `WorkoutError`: `RESOURCE_EXHAUSTED` past ``limits``; `INVALID_ARGUMENT` for a
-    ///   write that cannot be stored (a non-finite number, more than 1 MiB); `INTERNAL` when the
+    /// - Throws: `WorkoutError`: `INVALID_ARGUMENT` for a record the server would refuse (its
+    ///   field named as the typed call names it, e.g. `report.steps`, as the
+    ///   typed call that sends it would refuse it), or a write that cannot be stored (more than 1 MiB);
+    ///   `RESOURCE_EXHAUSTED` past ``limits``; `INTERNAL` when the
     ///   file cannot be written (nothing is queued then); `FAILED_PRECONDITION` once closed.
     @discardableResult
     public func enqueue(_ write: PendingWrite) throws(WorkoutError) -> Queued {
@@ -184,7 +186,8 @@ public final class Outbox: Sendable {
 
     /// Queues `write`; `mayHaveBeenSent` when a direct call of it failed without an answer.
     func enqueue(_ write: PendingWrite, mayHaveBeenSent: Bool, now: Date = Date()) throws(WorkoutError) -> Queued {
-        try state.withLock { state throws(WorkoutError) -> Queued in
+        try write.validate(now: now)
+        return try state.withLock { state throws(WorkoutError) -> Queued in
             guard state.log != nil else { throw closed() }
             var (records, outcome) = state.contents.plan(write, now: now)
             if mayHaveBeenSent {

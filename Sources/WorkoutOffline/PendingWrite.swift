@@ -71,6 +71,24 @@ public enum PendingWrite: Sendable, Hashable, Codable {
         }
     }
 
+    /// Checks the write's record against the server's bounds, as the typed call that sends it
+    /// does (`logWorkout(_:)` and the others): an ``Outbox``
+    /// refuses to queue a write the server would refuse, offline as online.
+    ///
+    /// - Parameter now: The time event times are checked against; now by default.
+    /// - Throws: `WorkoutError` `INVALID_ARGUMENT` naming the field as the typed call's argument
+    ///   path (`workout.durationSeconds`, `entry.weightKg`, `report.steps`). A delete has no
+    ///   record to check.
+    func validate(now: Date = Date()) throws(WorkoutError) {
+        switch self {
+        case .logWorkout(let workout), .updateWorkout(let workout, _): try RecordChecks.check(.workout(workout), prefix: "workout", now: now)
+        case .logMeal(let meal), .updateMeal(let meal, _): try RecordChecks.check(.meal(meal), prefix: "meal", now: now)
+        case .logWeight(let entry), .updateWeight(let entry, _): try RecordChecks.check(.weight(entry), prefix: "entry", now: now)
+        case .reportSteps(let report): try RecordChecks.check(.steps(report), prefix: "report", now: now)
+        case .deleteWorkout, .deleteMeal, .deleteWeight: break
+        }
+    }
+
     /// What the write is about, for folding later writes into it: the record (kind and id), or
     /// the day and source of a steps report.
     var subject: Subject {

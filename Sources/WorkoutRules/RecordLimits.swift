@@ -1,7 +1,6 @@
-// RecordLimits: the bounds of a record's fields (PROTOCOL.md section 20), in one place: the
-// server's validation (WorkoutCore's `validatedWorkout`, `validatedMeal`, …) checks requests
-// against them, and the client's import checks skip a record the server would refuse with
-// them, so the two cannot drift apart. Lengths are UTF-8 bytes, as on the wire.
+// RecordLimits: the bounds of a record's fields (PROTOCOL.md section 20), in one place:
+// `RecordValidation` checks a record against them, for the server's domain and the client
+// alike, so the two cannot drift apart. Lengths are UTF-8 bytes, as on the wire.
 
 /// The bounds of the fields of workouts, meals, weigh-ins and steps reports.
 package enum RecordLimits {

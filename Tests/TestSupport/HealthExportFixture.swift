@@ -75,7 +75,7 @@ public struct HealthExportFixture: Sendable {
         fixture.skippedLines.append((writer.record(type: "HKQuantityTypeIdentifierStepCount", source: "Anna's iPhone", unit: "count", value: "-40", start: bad, end: bad), "negative"))
         fixture.skippedLines.append((writer.record(type: "HKQuantityTypeIdentifierBodyMass", source: "Scale", unit: "kg", value: "71", start: "yesterday", end: "today"), "startDate"))
         fixture.skippedLines.append((writer.record(type: "HKQuantityTypeIdentifierBodyMass", source: "Scale", unit: "furlong", value: "71", start: bad, end: bad), "unit"))
-        fixture.skippedLines.append((writer.workout(activity: "HKWorkoutActivityTypeRunning", source: "Watch", minutes: 5_400, kcal: 9_000, start: bad, end: bad), "90 h"))
+        fixture.skippedLines.append((writer.workout(activity: "HKWorkoutActivityTypeRunning", source: "Watch", minutes: 5_400, kcal: 9_000, start: bad, end: bad), "durationSeconds must be between 1 and 86400 (got 324000)"))
 
         // Workouts: one of every type, a day apart from 2024-01-01 at 07:00 Berlin time; every
         // third with its energy as WorkoutStatistics, every second with HKTimeZone.

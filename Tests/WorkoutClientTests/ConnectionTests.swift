@@ -276,9 +276,11 @@ struct ConnectionTests {
     func errorStatus() async throws {
         let server = try ScriptedServer()
         let client = client(server)
-        async let logged = failure { _ = try await client.logWeight(WeightEntry(weightKg: 7_000)) }
+        async let logged = failure { _ = try await client.logWeight(WeightEntry(weightKg: 70)) }
         let peer = try await blocking { try server.accept() }
         let request = try await blocking { try peer.readRequest() }
+        // A refusal the client cannot foresee (it checks bounds before sending): the scripted
+        // server refuses a valid entry.
         try peer.fail(request.callID, .invalidArgument, "entry.weight_kg must be at most 500", field: "entry.weight_kg")
         let error = try #require(await logged)
         #expect(error.code == .invalidArgument)

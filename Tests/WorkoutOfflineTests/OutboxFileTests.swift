@@ -178,7 +178,7 @@ struct OutboxFileTests {
         try withTemporaryDirectory { directory in
             let path = directory + "/outbox.log"
             let outbox = try Outbox(path: path, account: Self.account, limits: .init(maxBytes: 4096))
-            let notes = String(repeating: "n", count: 1000)
+            let notes = String(repeating: "n", count: 990)
             var queued = 0
             var refusal: WorkoutError?
             for index in 0..<10 {

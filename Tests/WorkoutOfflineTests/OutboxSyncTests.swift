@@ -108,11 +108,14 @@ struct OutboxSyncTests {
                 _ = try await client.logWorkout(stored)
                 var conflicting = stored
                 conflicting.notes = "other content, same id"
-                let invalid = Workout(type: "running", durationSeconds: 0, performedAt: Date(), timeZone: "Europe/Berlin")
+                // Queued by a device whose clock ran three days ahead: within a day of that clock
+                // then, refused when it is sent (the typed call checks it as the server does).
+                let skewed = Date().addingTimeInterval(3 * 86_400)
+                let invalid = Workout(type: "running", durationSeconds: 1800, performedAt: skewed, timeZone: "Europe/Berlin")
                 let fine = Self.workout("fine")
                 let outbox = try Outbox(path: path, account: Self.account)
                 try outbox.enqueue(.logWorkout(conflicting))
-                try outbox.enqueue(.logWorkout(invalid))
+                _ = try outbox.enqueue(.logWorkout(invalid), mayHaveBeenSent: false, now: skewed)
                 try outbox.enqueue(.logWorkout(fine))
                 var invalidEdited = invalid
                 invalidEdited.notes = "edited after the refusal"
@@ -126,12 +129,12 @@ struct OutboxSyncTests {
                 }
                 #expect(conflict.code == .alreadyExists)
                 #expect(validation.code == .invalidArgument)
-                #expect(validation.field == "workout.durationSeconds")
-                #expect(validation.wireField == "workout.duration_seconds")
+                #expect(validation.field == "workout.performedAt")
+                #expect(validation.wireField == "workout.performed_at_ms")
                 guard case .sent = report.results[2].outcome else { Issue.record("\(report.results[2])"); return }
 
                 // An edit of a refused write is not folded into it: it waits behind it.
-                #expect(try outbox.enqueue(.updateWorkout(invalidEdited, expectedRevision: nil)) == .queued(outbox.entries.last!))
+                #expect(try outbox.enqueue(.updateWorkout(invalidEdited, expectedRevision: nil), mayHaveBeenSent: false, now: skewed) == .queued(outbox.entries.last!))
                 let second = await outbox.sync(using: client)
                 #expect(second.results.map(\.outcome) == [.held(behind: 2)])
                 #expect(second.remaining.map(\.id) == [1, 2, 4])

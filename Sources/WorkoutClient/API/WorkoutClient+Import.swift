@@ -1,3 +1,4 @@
+import Foundation
 import WorkoutProtocol
 
 extension WorkoutClient {
@@ -23,6 +24,10 @@ extension WorkoutClient {
     ///   record; `RESOURCE_EXHAUSTED` with a retry-after when the member sends batches faster
     ///   than the server's `limits.import_batches_per_minute`.
     public func importRecords(_ records: [ImportRecord]) async throws(WorkoutError) -> ImportedBatch {
+        let now = Date()
+        for (index, record) in records.enumerated() {
+            try RecordChecks.check(record, prefix: "records[\(index)].\(record.kind.rawValue)", now: now)
+        }
         var request = Workout_V1_ImportRecordsRequest()
         request.records = records.map(\.wire)
         return ImportedBatch(wire: try await call(MethodCatalog.importRecords, request, idempotent: true))

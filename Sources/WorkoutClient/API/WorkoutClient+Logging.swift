@@ -2,7 +2,9 @@ public import Foundation
 import WorkoutProtocol
 
 // Every record carries the id the client gave it, so each log, update and delete here is
-// safe to send again after a lost connection: the server applies it once.
+// safe to send again after a lost connection: the server applies it once. Each call that sends a
+// record checks it first by the server's own validation (`RecordChecks`), so a value out of
+// bounds is refused with `INVALID_ARGUMENT` before it is sent, never clamped into range.
 //
 // The answers have one shape per kind of operation: a log answers `Logged<Kind>` (the stored
 // record, `replayed`, and what it changed), an update `Updated<Kind>` (the record after it,
@@ -15,10 +17,12 @@ extension WorkoutClient {
     /// - Parameter workout: The workout; its `id` makes the call idempotent.
     /// - Returns: The stored workout, the new totals, the achievements it unlocked, and
     ///   whether it had been logged before (`replayed`: nothing applied again).
-    /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` naming the field; `ALREADY_EXISTS`
+    /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` naming the field (a value out of bounds
+    ///   is refused before anything is sent: ``Workout/validate(now:)``); `ALREADY_EXISTS`
     ///   when the id was used for different content or a deleted record.
     public func logWorkout(_ workout: Workout) async throws(WorkoutError) -> LoggedWorkout {
         var request = Workout_V1_LogWorkoutRequest()
+        try RecordChecks.check(.workout(workout), prefix: "workout")
         request.workout = workout.wire
         return LoggedWorkout(wire: try await call(MethodCatalog.logWorkout, request, idempotent: true))
     }
@@ -32,6 +36,7 @@ extension WorkoutClient {
     /// - Throws: ``WorkoutError``: `NOT_FOUND`, `ABORTED`, `INVALID_ARGUMENT`.
     public func updateWorkout(_ workout: Workout, expectedRevision: UInt64? = nil) async throws(WorkoutError) -> UpdatedWorkout {
         var request = Workout_V1_UpdateWorkoutRequest()
+        try RecordChecks.check(.workout(workout), prefix: "workout")
         request.workout = workout.wire
         request.expectedRevision = expectedRevision ?? 0
         return UpdatedWorkout(wire: try await call(MethodCatalog.updateWorkout, request, idempotent: expectedRevision == nil))
@@ -56,6 +61,7 @@ extension WorkoutClient {
     /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` naming the field; `ALREADY_EXISTS`.
     public func logMeal(_ meal: Meal) async throws(WorkoutError) -> LoggedMeal {
         var request = Workout_V1_LogMealRequest()
+        try RecordChecks.check(.meal(meal), prefix: "meal")
         request.meal = meal.wire
         return LoggedMeal(wire: try await call(MethodCatalog.logMeal, request, idempotent: true))
     }
@@ -69,6 +75,7 @@ extension WorkoutClient {
     /// - Throws: ``WorkoutError``: `NOT_FOUND`, `ABORTED`, `INVALID_ARGUMENT`.
     public func updateMeal(_ meal: Meal, expectedRevision: UInt64? = nil) async throws(WorkoutError) -> UpdatedMeal {
         var request = Workout_V1_UpdateMealRequest()
+        try RecordChecks.check(.meal(meal), prefix: "meal")
         request.meal = meal.wire
         request.expectedRevision = expectedRevision ?? 0
         return UpdatedMeal(wire: try await call(MethodCatalog.updateMeal, request, idempotent: expectedRevision == nil))
@@ -93,6 +100,7 @@ extension WorkoutClient {
     /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT`, `ALREADY_EXISTS`.
     public func logWeight(_ entry: WeightEntry) async throws(WorkoutError) -> LoggedWeight {
         var request = Workout_V1_LogWeightRequest()
+        try RecordChecks.check(.weight(entry), prefix: "entry")
         request.entry = entry.wire
         return LoggedWeight(wire: try await call(MethodCatalog.logWeight, request, idempotent: true))
     }
@@ -106,6 +114,7 @@ extension WorkoutClient {
     /// - Throws: ``WorkoutError``: `NOT_FOUND`, `ABORTED`, `INVALID_ARGUMENT`.
     public func updateWeight(_ entry: WeightEntry, expectedRevision: UInt64? = nil) async throws(WorkoutError) -> UpdatedWeight {
         var request = Workout_V1_UpdateWeightRequest()
+        try RecordChecks.check(.weight(entry), prefix: "entry")
         request.entry = entry.wire
         request.expectedRevision = expectedRevision ?? 0
         return UpdatedWeight(wire: try await call(MethodCatalog.updateWeight, request, idempotent: expectedRevision == nil))
@@ -131,6 +140,7 @@ extension WorkoutClient {
     /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT`.
     public func reportSteps(_ report: StepsReport) async throws(WorkoutError) -> StepsUpdate {
         var request = Workout_V1_ReportStepsRequest()
+        try RecordChecks.check(.steps(report), prefix: "report")
         request.report = report.wire
         return StepsUpdate(wire: try await call(MethodCatalog.reportSteps, request, idempotent: true))
     }

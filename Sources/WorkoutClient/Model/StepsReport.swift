@@ -50,7 +50,8 @@ extension StepsReport {
         )
     }
 
-    /// This report as the wire message.
+    /// This report as the wire message. The calls that send it check it first
+    /// (``validate(now:)``), so a count out of bounds is refused there, never clamped here.
     var wire: Workout_V1_StepsReport {
         var message = Workout_V1_StepsReport()
         message.day = day.wire
@@ -59,5 +60,22 @@ extension StepsReport {
         message.reportedAtMs = reportedAt.wireMilliseconds
         message.revision = revision
         return message
+    }
+}
+
+// MARK: Validation
+
+extension StepsReport {
+    /// Checks this report against the server's bounds (its own validation, run on the device), as
+    /// `reportSteps(_:)` do before sending and an `Outbox` does before queueing:
+    /// call it to refuse a form's values before saving. A value out of bounds is refused with
+    /// its field, never clamped into range.
+    ///
+    /// - Parameter now: The time event times are checked against (the server takes them up
+    ///   to a day ahead of its clock); now by default.
+    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` naming the first field at fault by its
+    ///   property path in ``WorkoutError/field`` (e.g. `steps`), with the server's message.
+    public func validate(now: Date = Date()) throws(WorkoutError) {
+        try RecordChecks.check(.steps(self), prefix: nil, now: now)
     }
 }

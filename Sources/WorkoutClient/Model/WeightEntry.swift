@@ -83,3 +83,20 @@ extension WeightEntry {
         return message
     }
 }
+
+// MARK: Validation
+
+extension WeightEntry {
+    /// Checks this weigh-in against the server's bounds (its own validation, run on the device), as
+    /// `logWeight(_:)` and `updateWeight(_:expectedRevision:)` do before sending and an `Outbox` does before queueing:
+    /// call it to refuse a form's values before saving. A value out of bounds is refused with
+    /// its field, never clamped into range.
+    ///
+    /// - Parameter now: The time event times are checked against (the server takes them up
+    ///   to a day ahead of its clock); now by default.
+    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` naming the first field at fault by its
+    ///   property path in ``WorkoutError/field`` (e.g. `weightKg`), with the server's message.
+    public func validate(now: Date = Date()) throws(WorkoutError) {
+        try RecordChecks.check(.weight(self), prefix: nil, now: now)
+    }
+}

@@ -92,7 +92,8 @@ extension Workout {
     }
 
     /// This workout as the wire message (`nil` zone as empty, `nil` times as 0, `nil`
-    /// local day unset).
+    /// local day unset). The calls that send it check it first (``validate(now:)``), so a
+    /// duration or count out of bounds is refused there, never clamped here.
     var wire: Workout_V1_Workout {
         var message = Workout_V1_Workout()
         message.id = id.wireBytes
@@ -108,5 +109,22 @@ extension Workout {
         message.createdAtMs = createdAt.wireMilliseconds
         message.updatedAtMs = updatedAt.wireMilliseconds
         return message
+    }
+}
+
+// MARK: Validation
+
+extension Workout {
+    /// Checks this workout against the server's bounds (its own validation, run on the device), as
+    /// `logWorkout(_:)` and `updateWorkout(_:expectedRevision:)` do before sending and an `Outbox` does before queueing:
+    /// call it to refuse a form's values before saving. A value out of bounds is refused with
+    /// its field, never clamped into range.
+    ///
+    /// - Parameter now: The time event times are checked against (the server takes them up
+    ///   to a day ahead of its clock); now by default.
+    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` naming the first field at fault by its
+    ///   property path in ``WorkoutError/field`` (e.g. `durationSeconds`), with the server's message.
+    public func validate(now: Date = Date()) throws(WorkoutError) {
+        try RecordChecks.check(.workout(self), prefix: nil, now: now)
     }
 }

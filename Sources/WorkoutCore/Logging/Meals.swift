@@ -14,26 +14,19 @@ extension HouseholdStore {
         case .breakfast, .lunch, .dinner, .snack, .other: break
         default: throw DomainError.invalid("meal.meal_type", "meal.meal_type must be one of BREAKFAST, LUNCH, DINNER, SNACK, OTHER")
         }
-        try Bounds.eventTime(meal.eatenAtMs, field: "meal.eaten_at_ms", now: now)
-        try Bounds.text(meal.name, field: "meal.name", bytes: RecordLimits.mealNameBytes)
-        if !meal.timeZone.isEmpty { _ = try TimeZoneCatalog.zone(named: meal.timeZone, field: "meal.time_zone") }
-        guard meal.items.count <= RecordLimits.mealItemsMax else {
-            throw DomainError.invalid("meal.items", "meal.items must hold at most \(RecordLimits.mealItemsMax) items (got \(meal.items.count))")
-        }
+        try RecordValidation.meal(
+            eatenAtMs: meal.eatenAtMs, name: meal.name, timeZone: meal.timeZone,
+            items: meal.items.map {
+                FoodItemFields(name: $0.name, calories: $0.calories, proteinG: $0.proteinG, carbsG: $0.carbsG, fatG: $0.fatG, servings: $0.servings)
+            },
+            names: RecordFieldNames(.wire, prefix: "meal"), now: now)
         var clean = Workout_V1_Meal()
         clean.id = id.data
         clean.mealType = meal.mealType
         clean.eatenAtMs = meal.eatenAtMs
         clean.timeZone = meal.timeZone
         clean.name = meal.name
-        for (index, item) in meal.items.enumerated() {
-            let field = "meal.items[\(index)]"
-            try Bounds.text(item.name, field: field + ".name", bytes: RecordLimits.foodNameBytes)
-            try Bounds.number(item.calories, field: field + ".calories", range: RecordLimits.foodCalories)
-            try Bounds.number(item.proteinG, field: field + ".protein_g", range: RecordLimits.foodGrams)
-            try Bounds.number(item.carbsG, field: field + ".carbs_g", range: RecordLimits.foodGrams)
-            try Bounds.number(item.fatG, field: field + ".fat_g", range: RecordLimits.foodGrams)
-            try Bounds.number(item.servings, field: field + ".servings", range: RecordLimits.foodServings, allowZeroAsUnset: true)
+        for item in meal.items {
             var cleanItem = Workout_V1_FoodItem()
             cleanItem.name = item.name
             cleanItem.calories = item.calories

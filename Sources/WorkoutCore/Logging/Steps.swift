@@ -34,14 +34,9 @@ extension HouseholdStore {
     /// - Parameter field: The request field holding the report (`report`, `records[3].steps`),
     ///   named in the error with the report's own field after it.
     func validatedStepsReport(_ report: Workout_V1_StepsReport, field: String, now: Int64) throws -> (day: LocalDay, report: Workout_V1_StepsReport) {
-        let day = try LocalDay(wire: report.day, field: field + ".day")
-        let latestDay = LocalDay.containing(instant: now, in: TimeZone(identifier: "UTC")!).adding(days: 1)
-        guard day <= latestDay else {
-            throw DomainError.invalid(field + ".day", "\(field).day must not be after \(latestDay) (got \(day))")
-        }
-        try Bounds.text(report.source, field: field + ".source", bytes: RecordLimits.stepsSourceBytes)
-        try Bounds.integer(Int(report.steps), field: field + ".steps", range: RecordLimits.stepsPerDay)
-        try Bounds.eventTime(report.reportedAtMs, field: field + ".reported_at_ms", now: now)
+        let day = try RecordValidation.steps(
+            year: report.day.year, month: report.day.month, day: report.day.day, source: report.source, steps: Int(report.steps),
+            reportedAtMs: report.reportedAtMs, names: RecordFieldNames(.wire, prefix: field), now: now)
         var clean = Workout_V1_StepsReport()
         clean.day = day.wire
         clean.source = report.source

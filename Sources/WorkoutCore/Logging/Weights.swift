@@ -13,10 +13,9 @@ extension HouseholdStore {
     /// Validates a weight entry from a request.
     func validatedEntry(_ entry: Workout_V1_WeightEntry, now: Int64) throws -> (id: UUID, entry: Workout_V1_WeightEntry) {
         let id = try Bounds.recordID(entry.id, field: "entry.id")
-        try Bounds.number(entry.weightKg, field: "entry.weight_kg", range: RecordLimits.weightKg)
-        try Bounds.eventTime(entry.measuredAtMs, field: "entry.measured_at_ms", now: now)
-        try Bounds.text(entry.note, field: "entry.note", bytes: RecordLimits.weightNoteBytes)
-        if !entry.timeZone.isEmpty { _ = try TimeZoneCatalog.zone(named: entry.timeZone, field: "entry.time_zone") }
+        try RecordValidation.weight(
+            weightKg: entry.weightKg, measuredAtMs: entry.measuredAtMs, note: entry.note, timeZone: entry.timeZone,
+            names: RecordFieldNames(.wire, prefix: "entry"), now: now)
         var clean = Workout_V1_WeightEntry()
         clean.id = id.data
         clean.weightKg = entry.weightKg

@@ -14,13 +14,10 @@ extension HouseholdStore {
     /// Validates a workout from a request and fills in what the server decides.
     func validatedWorkout(_ workout: Workout_V1_Workout, now: Int64) throws -> (id: UUID, workout: Workout_V1_Workout) {
         let id = try Bounds.recordID(workout.id, field: "workout.id")
-        try Bounds.text(workout.workoutType, field: "workout.workout_type", bytes: RecordLimits.workoutTypeBytes)
-        try Bounds.integer(Int(workout.durationSeconds), field: "workout.duration_seconds", range: RecordLimits.workoutDurationSeconds)
-        try Bounds.number(workout.caloriesBurned, field: "workout.calories_burned", range: RecordLimits.workoutCalories)
-        try Bounds.integer(Int(workout.exercisesCompleted), field: "workout.exercises_completed", range: RecordLimits.workoutExercises)
-        try Bounds.text(workout.notes, field: "workout.notes", bytes: RecordLimits.workoutNotesBytes, allowControlCharacters: true)
-        try Bounds.eventTime(workout.performedAtMs, field: "workout.performed_at_ms", now: now)
-        if !workout.timeZone.isEmpty { _ = try TimeZoneCatalog.zone(named: workout.timeZone, field: "workout.time_zone") }
+        try RecordValidation.workout(
+            type: workout.workoutType, durationSeconds: Int(workout.durationSeconds), caloriesBurned: workout.caloriesBurned,
+            exercisesCompleted: Int(workout.exercisesCompleted), notes: workout.notes, performedAtMs: workout.performedAtMs,
+            timeZone: workout.timeZone, names: RecordFieldNames(.wire, prefix: "workout"), now: now)
         var clean = Workout_V1_Workout()
         clean.id = id.data
         clean.workoutType = workout.workoutType

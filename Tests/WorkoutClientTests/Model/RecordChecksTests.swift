@@ -4,10 +4,11 @@ import ServerTestSupport
 import TestSupport
 import Testing
 @testable import WorkoutClient
+import WorkoutProtocol
 
-/// The client's record checks (what an import skips with a reason instead of sending) and the server's
-/// validation read the same bounds (`RecordLimits`): a record at each bound passes both, one
-/// just past it is refused by both.
+/// The client's record checks (what the calls, the outbox and an import apply before sending) and
+/// the server's validation are one (`RecordValidation`): a record at each bound passes both, one
+/// just past it is refused by both, with the same field and message.
 @Suite("The record checks agree with the server's bounds")
 struct RecordChecksTests {
     /// Records at and just past each bound, and whether the server takes them.
@@ -33,6 +34,7 @@ struct RecordChecksTests {
             workout("1,001 exercises", exercises: 1_001, accepted: false),
             workout("a 64-byte type", type: String(repeating: "t", count: 64), accepted: true),
             workout("a 65-byte type", type: String(repeating: "t", count: 65), accepted: false),
+            workout("a control character in the type", type: "run\u{7}", accepted: false),
             workout("1,000 bytes of notes", notes: String(repeating: "n", count: 1_000), accepted: true),
             workout("1,001 bytes of notes", notes: String(repeating: "n", count: 1_001), accepted: false),
             meal("100 items", items: Array(repeating: item, count: 100), accepted: true),
@@ -55,24 +57,48 @@ struct RecordChecksTests {
         ].map { (name: $0.0, record: $0.1, accepted: $0.2) }
     }
 
-    @Test("At each bound both take the record; just past it both refuse it (the server with INVALID_ARGUMENT)")
+    @Test("At each bound the client and the server take the record; past it both refuse it with the same field and message")
     func agreeWithTheServer() async throws {
         try await LiveServer.run { live in
             let owner = live.client()
             _ = try await owner.login(email: ownerEmail, password: ownerPassword)
             for (name, record, accepted) in Self.cases() {
-                let problem = RecordChecks.problem(with: record)
-                #expect((problem == nil) == accepted, "import checks, \(name): \(problem ?? "taken")")
+                let argument = switch record {
+                case .workout: "workout"
+                case .meal: "meal"
+                case .weight: "entry"
+                case .steps: "report"
+                }
+                let local = RecordChecks.error(in: record, prefix: argument)
+                #expect((local == nil) == accepted, "client, \(name): \(local.map { "\($0)" } ?? "taken")")
+                // Sent as the wire carries it, past the client's own check: the server's verdict.
                 let refusal = await failure {
                     switch record {
-                    case .workout(let workout): _ = try await owner.logWorkout(workout)
-                    case .meal(let meal): _ = try await owner.logMeal(meal)
-                    case .weight(let entry): _ = try await owner.logWeight(entry)
-                    case .steps(let report): _ = try await owner.reportSteps(report)
+                    case .workout(let workout):
+                        var request = Workout_V1_LogWorkoutRequest()
+                        request.workout = workout.wire
+                        _ = try await owner.call(MethodCatalog.logWorkout, request, idempotent: true, api: "logWorkout(_:)")
+                    case .meal(let meal):
+                        var request = Workout_V1_LogMealRequest()
+                        request.meal = meal.wire
+                        _ = try await owner.call(MethodCatalog.logMeal, request, idempotent: true, api: "logMeal(_:)")
+                    case .weight(let entry):
+                        var request = Workout_V1_LogWeightRequest()
+                        request.entry = entry.wire
+                        _ = try await owner.call(MethodCatalog.logWeight, request, idempotent: true, api: "logWeight(_:)")
+                    case .steps(let report):
+                        var request = Workout_V1_ReportStepsRequest()
+                        request.report = report.wire
+                        _ = try await owner.call(MethodCatalog.reportSteps, request, idempotent: true, api: "reportSteps(_:)")
                     }
                 }
                 #expect((refusal == nil) == accepted, "server, \(name): \(refusal.map { "\($0)" } ?? "taken")")
-                if !accepted { #expect(refusal?.code == .invalidArgument, "server, \(name)") }
+                if !accepted {
+                    #expect(refusal?.code == .invalidArgument, "server, \(name)")
+                    #expect(local?.field == refusal?.field, "\(name)")
+                    #expect(local?.wireField == refusal?.wireField, "\(name)")
+                    #expect(local?.message == refusal?.message, "\(name)")
+                }
             }
         }
     }
