@@ -53,11 +53,14 @@ struct SessionConnectivityTests {
     /// noticed by the keepalive, not by a deadline).
     static func client(through relay: HangingRelay, retryDelay: Duration) -> WorkoutClient {
         WorkoutClient(configuration: .init(
-            address: ServerAddress(host: "127.0.0.1", port: relay.port), deviceName: "phone", connectTimeout: .milliseconds(500),
+            address: ServerAddress(host: "127.0.0.1", port: relay.port), deviceName: "phone", connectTimeout: .seconds(3),
             callTimeout: .seconds(60),
             reconnect: ReconnectPolicy(initialDelay: retryDelay, maximumDelay: retryDelay, jitter: 0, maximumAttempts: 1),
             transportSecurity: .plainTCP(),
-            keepalive: KeepalivePolicy(interval: .milliseconds(200), timeout: .milliseconds(300))))
+            // Short enough to notice a hung server well inside the tests' bounds, long enough that
+            // a login on a loaded two-core machine (the whole client suite runs at once) is not
+            // taken for one.
+            keepalive: KeepalivePolicy(interval: .milliseconds(500), timeout: .seconds(2))))
     }
 
     @Test("started from its snapshot while the server is down, the model ends loading, says unreachable with the error, and goes live when the server is back")
@@ -163,7 +166,7 @@ struct SessionConnectivityTests {
             #expect(session.connectivity == .live)
 
             // The server announces a 30 s ping interval and calls may take 60 s: only the
-            // client's keepalive (200 ms, then 300 ms) notices within the bound.
+            // client's keepalive (500 ms, then 2 s) notices within the bound.
             relay.hang()
             #expect(await observe(session, within: .seconds(10)) { session.connectivity.isOffline })
             #expect(!session.isLive)
