@@ -60,7 +60,7 @@ struct SessionConnectivityTests {
             // Short enough to notice a hung server well inside the tests' bounds, long enough that
             // a login on a loaded two-core machine (the whole client suite runs at once) is not
             // taken for one.
-            keepalive: KeepalivePolicy(interval: .milliseconds(500), timeout: .seconds(2))))
+            keepalive: KeepalivePolicy(interval: .seconds(1), timeout: .seconds(5))))
     }
 
     @Test("started from its snapshot while the server is down, the model ends loading, says unreachable with the error, and goes live when the server is back")
@@ -121,7 +121,7 @@ struct SessionConnectivityTests {
                 try await session.waitUntilLive(timeout: .seconds(20))
 
                 relay.hang()
-                #expect(await observe(session, within: .seconds(20)) {
+                #expect(await observe(session, within: .seconds(30)) {
                     if case .unreachable = session.connectivity { true } else { false }
                 })
                 let attempts = relay.acceptedConnections
@@ -166,9 +166,9 @@ struct SessionConnectivityTests {
             #expect(session.connectivity == .live)
 
             // The server announces a 30 s ping interval and calls may take 60 s: only the
-            // client's keepalive (500 ms, then 2 s) notices within the bound.
+            // client's keepalive (1 s, then 5 s) notices within the bound.
             relay.hang()
-            #expect(await observe(session, within: .seconds(10)) { session.connectivity.isOffline })
+            #expect(await observe(session, within: .seconds(20)) { session.connectivity.isOffline })
             #expect(!session.isLive)
             switch session.connectivity {
             case .reconnecting(let error), .unreachable(let error, _): #expect(error.code == .unavailable)
