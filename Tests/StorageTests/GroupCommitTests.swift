@@ -145,42 +145,6 @@ struct GroupCommitTests {
         }
     }
 
-    @Test("Callers who write again at once are all answered, and closing answers a deferred sync's batch")
-    func deferredIdleSync() throws {
-        try withStore { store, _ in
-            let table: Table<UInt32, [UInt8]> = try store.table("counters")
-            // One write alone: no caller was just answered, so its sync is made at once (and
-            // measured, which sets how long a later idle sync may wait).
-            for key in 0..<20 as Range<UInt32> {
-                _ = try store.writeAndWait { txn in try txn.put([0], forKey: key, in: table) }
-            }
-            // One member writing alone never waits: each write is its commit and a sync.
-            #expect(store.writer.statistics.idleSyncs == 20)
-            #expect(store.writer.statistics.deferredIdleSyncs == 0)
-            // Eight members writing back to back: each answer is followed by the next write,
-            // which the writer waits for instead of syncing.
-            let perThread = 50
-            DispatchQueue.concurrentPerform(iterations: 8) { thread in
-                for item in 0..<perThread {
-                    let key = UInt32(20 + thread * perThread + item)
-                    _ = try? store.writeAndWait { txn in try txn.put([1], forKey: key, in: table) }
-                }
-            }
-            #expect(try store.read { txn throws in try txn.count(of: table) } == 20 + 8 * perThread)
-            // A burst, then close at once: whatever still waits for a sync is answered by then.
-            let answered = Mutex(0)
-            for key in 1_000..<1_008 as Range<UInt32> {
-                store.writer.submit({ txn in try txn.put([2], forKey: key, in: table) }, completion: { result in
-                    if case .success = result { answered.withLock { $0 += 1 } }
-                })
-            }
-            store.writer.close()
-            #expect(answered.withLock { $0 } == 8)
-            let stats = store.writer.statistics
-            print("deferred idle sync: \(stats.operations) operations, \(stats.commits) commits, \(stats.idleSyncs) idle syncs, \(stats.deferredIdleSyncs) deferred")
-        }
-    }
-
     @Test("A closed writer refuses new writes with a clear error")
     func closedWriter() throws {
         try withTemporaryDirectory { path in

@@ -20,12 +20,7 @@ import SystemCalls
 ///    the next sync of the data file (the next batch's commit, or ``Environment/sync()`` when
 ///    no batch waits). A commit then costs one barrier instead of two (the data pages' sync,
 ///    then the meta page's), and an acknowledged write is still durable. Failures wait too:
-///    they may have seen the batch before them. When the writer goes idle right after
-///    answering callers, those callers are likely to write again at once, and their batch's
-///    commit would make the waiting batch durable with no sync of its own; so the writer
-///    waits for them, at most as long as an idle sync takes (up to 2 ms), before it
-///    syncs. Waiting at most what waiting could save costs a waiting batch at most one sync's
-///    time more, and under load saves one barrier a commit.
+///    they may have seen the batch before them.
 /// 4. An operation may run more than once (when the map grows, the whole batch is applied
 ///    again), so it must have no effects outside its transaction.
 /// 5. Completions run on the writer's queue: they must be short and must not wait for
@@ -43,46 +38,6 @@ public final class GroupCommitWriter: Sendable {
     private let maxBatchSize: Int
     private let state = Mutex(State())
     private let counters = Mutex(WriterStatistics())
-    /// Batches committed but not yet durable (rule 3), and what an idle sync costs.
-    private let unsynced = Mutex(Unsynced())
-
-    /// The longest the writer waits for another batch before an idle sync, in nanoseconds
-    /// (rule 3): a flush of a slow SD card.
-    private static let idleSyncWaitLimit: UInt64 = 2_000_000
-
-    /// The callers of batches committed but not yet durable, with their outcomes (rule 3).
-    private struct Unsynced: ~Copyable {
-        var completions: [(PendingWrite, (any Error)?)] = []
-        /// Counts each time a commit or a sync took the completions, so that a deferred idle
-        /// sync knows whether the ones it was scheduled for are still waiting.
-        var generation: UInt64 = 0
-        /// A moving average of an idle sync's duration, in nanoseconds (0: none measured yet).
-        var syncNanoseconds: UInt64 = 0
-        /// The most callers seen waiting at once (queued or awaiting a sync) since
-        /// `peakSince`: about how many members write, each waiting for its answer before its
-        /// next write.
-        var peakCallers = 0
-        /// When the `peakCallers` window started (uptime nanoseconds); it restarts each second
-        /// so that the estimate follows the load.
-        var peakSince: UInt64 = 0
-
-        /// Counts `callers` waiting now into the peak.
-        mutating func observe(callers: Int, now: UInt64) {
-            if now &- peakSince > 1_000_000_000 {
-                peakCallers = callers
-                peakSince = now
-            } else {
-                peakCallers = max(peakCallers, callers)
-            }
-        }
-
-        /// Takes every waiting completion.
-        mutating func take() -> [(PendingWrite, (any Error)?)] {
-            generation &+= 1
-            defer { completions = [] }
-            return completions
-        }
-    }
 
     private struct State: ~Copyable {
         var pending: [PendingWrite] = []
@@ -179,33 +134,27 @@ public final class GroupCommitWriter: Sendable {
     /// Refuses new operations, then waits until every submitted one is committed and completed.
     public func close() {
         state.withLock { $0.closed = true }
-        queue.sync {
-            // An idle sync may still be deferred (rule 3): make it now.
-            let waiting = unsynced.withLock { $0.take() }
-            if !waiting.isEmpty { finishAfterSync(waiting) }
-        }
+        queue.sync {}
     }
 
     // MARK: The writer's queue
 
     private func drain() {
+        // Completions of batches committed but not yet durable (rule 3), with their outcomes.
+        var awaitingSync: [(PendingWrite, (any Error)?)] = []
         while true {
-            let (batch, queued): ([PendingWrite], Int) = state.withLock { state in
+            let batch: [PendingWrite] = state.withLock { state in
                 let count = min(state.pending.count, maxBatchSize)
                 defer { state.pending.removeFirst(count) }
                 if count == 0 { state.draining = false }
-                // (`defer` runs after this: the batch is still in `pending`.)
-                return (Array(state.pending.prefix(count)), state.pending.count - count)
+                return Array(state.pending.prefix(count))
             }
             if batch.isEmpty {
-                // No batch waits whose commit would sync the data file.
-                syncWhenIdle()
+                // No batch waits whose commit would sync the data file: sync it now.
+                if !awaitingSync.isEmpty { finishAfterSync(awaitingSync) }
                 return
             }
-            let now = DispatchTime.now().uptimeNanoseconds
-            unsynced.withLock { $0.observe(callers: batch.count + queued + $0.completions.count, now: now) }
             let outcome = commit(batch)
-            var awaitingSync = unsynced.withLock { $0.take() }
             if outcome.synced {
                 // This commit synced the data file, and with it every earlier meta page.
                 finish(awaitingSync)
@@ -223,32 +172,6 @@ public final class GroupCommitWriter: Sendable {
             } else {
                 awaitingSync += completions
             }
-            unsynced.withLock { $0.completions = awaitingSync }
-        }
-    }
-
-    /// Makes the waiting batches durable once the writer is idle (rule 3): at once when every
-    /// caller seen lately is among those waiting (nobody else is about to write: one member
-    /// logging alone, or all of them in this batch), else after waiting as long as an idle sync
-    /// takes, unless a batch arrives first, whose commit then answers them.
-    private func syncWhenIdle() {
-        let (generation, wait): (UInt64, UInt64) = unsynced.withLock { unsynced in
-            let othersMayWrite = unsynced.peakCallers > unsynced.completions.count
-            return (unsynced.generation, othersMayWrite ? unsynced.syncNanoseconds : 0)
-        }
-        if wait == 0 {
-            let waiting = unsynced.withLock { $0.take() }
-            if !waiting.isEmpty { finishAfterSync(waiting) }
-            return
-        }
-        counters.withLock { $0.deferredIdleSyncs += 1 }
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(wait))) {
-            // A batch that arrived meanwhile is queued behind this block: its commit answers them.
-            if self.state.withLock({ !$0.pending.isEmpty }) { return }
-            let waiting = self.unsynced.withLock { unsynced in
-                unsynced.generation == generation ? unsynced.take() : []
-            }
-            if !waiting.isEmpty { self.finishAfterSync(waiting) }
         }
     }
 
@@ -261,17 +184,10 @@ public final class GroupCommitWriter: Sendable {
     /// caller: with its outcome, or with the sync's error when the sync failed.
     private func finishAfterSync(_ completions: [(PendingWrite, (any Error)?)]) {
         var syncError: (any Error)?
-        let started = DispatchTime.now().uptimeNanoseconds
         do {
             try environment.sync()
         } catch {
             syncError = named(error)
-        }
-        let elapsed = DispatchTime.now().uptimeNanoseconds - started
-        unsynced.withLock { unsynced in
-            // An average over about eight syncs, so one slow sync does not set the wait alone.
-            let average = unsynced.syncNanoseconds == 0 ? elapsed : (unsynced.syncNanoseconds * 7 + elapsed) / 8
-            unsynced.syncNanoseconds = min(average, Self.idleSyncWaitLimit)
         }
         counters.withLock { stats in
             stats.idleSyncs += 1
@@ -395,10 +311,6 @@ public struct WriterStatistics: Sendable, Hashable {
     /// Syncs of the data file made when no batch waited, to make the last commit durable
     /// (only when the meta page's sync is deferred, `.noMetaSync`).
     public var idleSyncs = 0
-    /// Times the writer, idle with batches awaiting a sync, waited for another batch's commit
-    /// to make them durable instead of syncing at once (rule 3); some of them end in an idle
-    /// sync all the same, when no batch came.
-    public var deferredIdleSyncs = 0
     /// Batches applied a second time, each operation in its own nested transaction, because
     /// one of their operations failed (rule 2): a client whose writes keep failing costs
     /// each batch it joins twice the work, never more.
