@@ -37,4 +37,10 @@ package enum RecordLimits {
     package static let stepsSourceBytes = 1...64
     /// Steps in a day, from one source.
     package static let stepsPerDay = 0...200_000
+
+    /// A member's age in years, when stated (0 on the wire means not stated).
+    package static let profileAge = 5...120
+    /// How long an invite code stays valid, in seconds, when the admin says (0 on the wire
+    /// means the server's default).
+    package static let inviteLifetimeSeconds = 60...2_592_000
 }

@@ -28,17 +28,17 @@ struct RecordRefusalTests {
             #expect(try await client.reportSteps(phone).applied)
             let bad = StepsReport(day: day, source: "phone", steps: -1)
 
-            Self.expectStepsRefusal(await outcome { _ = try await client.reportSteps(bad) }, "online")
-            Self.expectStepsRefusal(await outcome { _ = try await client.send(.reportSteps(bad)) }, "send")
-            Self.expectStepsRefusal(await outcome { try bad.validate() }, field: "steps", "a form")
+            Self.expectStepsRefusal(await failure { _ = try await client.reportSteps(bad) }, "online")
+            Self.expectStepsRefusal(await failure { _ = try await client.send(.reportSteps(bad)) }, "send")
+            Self.expectStepsRefusal(await failure { try bad.validate() }, field: "steps", "a form")
             try await withTemporaryDirectory { directory in
                 let outbox = try Outbox(path: directory + "/outbox.log", account: "olga@example.com on loopback")
-                Self.expectStepsRefusal(await outcome { try outbox.enqueue(.reportSteps(bad)) }, "queued")
-                Self.expectStepsRefusal(await outcome { _ = try await client.perform(.reportSteps(bad), queueingIn: outbox) }, "perform")
+                Self.expectStepsRefusal(await failure { try outbox.enqueue(.reportSteps(bad)) }, "queued")
+                Self.expectStepsRefusal(await failure { _ = try await client.perform(.reportSteps(bad), queueingIn: outbox) }, "perform")
                 let offline = WorkoutClient(configuration: .init(
                     address: ServerAddress(host: "127.0.0.1", port: try unusedLoopbackPort()), connectTimeout: .seconds(2),
                     reconnect: .interactive, transportSecurity: .plainTCP()))
-                Self.expectStepsRefusal(await outcome { _ = try await offline.perform(.reportSteps(bad), queueingIn: outbox) }, "offline")
+                Self.expectStepsRefusal(await failure { _ = try await offline.perform(.reportSteps(bad), queueingIn: outbox) }, "offline")
                 #expect(outbox.isEmpty)
                 outbox.close()
             }
@@ -55,18 +55,18 @@ struct RecordRefusalTests {
         let running = Workout(type: "running", durationSeconds: 1_800, performedAt: Date().addingTimeInterval(-600))
         var negative = running
         negative.durationSeconds = -60
-        var error = await outcome { try negative.validate() }
+        var error = await failure { try negative.validate() }
         #expect(error?.field == "durationSeconds")
         #expect(error?.wireField == "duration_seconds")
         #expect(error?.message == "durationSeconds must be between 1 and 86400 (got -60)")
         negative = running
         negative.exercisesCompleted = -1
-        error = await outcome { try negative.validate() }
+        error = await failure { try negative.validate() }
         #expect(error?.field == "exercisesCompleted")
         let offline = WorkoutClient(configuration: .init(
             address: ServerAddress(host: "127.0.0.1", port: try unusedLoopbackPort()), connectTimeout: .seconds(2),
             reconnect: .interactive, transportSecurity: .plainTCP()))
-        error = await outcome { _ = try await offline.logWorkout(negative) }
+        error = await failure { _ = try await offline.logWorkout(negative) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.field == "workout.exercisesCompleted")
         #expect(error?.message == "workout.exercisesCompleted must be between 0 and 1000 (got -1)")
@@ -75,20 +75,8 @@ struct RecordRefusalTests {
     @Test("A control character in a workout type is refused on the device, as the server refuses it")
     func controlCharacterInType() async throws {
         let bell = Workout(type: "run\u{7}", durationSeconds: 1_800, performedAt: Date().addingTimeInterval(-600))
-        let error = await outcome { try bell.validate() }
+        let error = await failure { try bell.validate() }
         #expect(error?.field == "type")
         #expect(error?.message == "type must not contain control characters (found U+0007)")
-    }
-}
-
-/// The `WorkoutError` a body throws, or `nil`.
-private func outcome(_ body: () async throws -> Void) async -> WorkoutError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as WorkoutError {
-        return error
-    } catch {
-        return WorkoutError(code: .unknown, message: "not a WorkoutError: \(error)")
     }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 import WorkoutProtocol
+import WorkoutRules
 
 // Admin-only calls: members whose role is not admin or owner get PERMISSION_DENIED.
 
@@ -8,14 +9,23 @@ extension WorkoutClient {
     ///
     /// - Parameters:
     ///   - role: The role the new member gets (member or admin).
-    ///   - expiresIn: How long the code is valid (the server's default when `nil`).
+    ///   - expiresIn: How long the code is valid, from a minute to 30 days (the server's default
+    ///     when `nil`).
     ///   - note: Who it is for, for the admin's list.
     /// - Returns: The code (shown once) and the invite.
-    /// - Throws: ``WorkoutError``: `PERMISSION_DENIED`, `INVALID_ARGUMENT`.
+    /// - Throws: ``WorkoutError``: `PERMISSION_DENIED`; `INVALID_ARGUMENT`, before anything is
+    ///   sent, for a lifetime outside a minute to 30 days.
     public func createInvite(role: Role = .member, expiresIn: Duration? = nil, note: String = "") async throws(WorkoutError) -> CreatedInvite {
         var request = Workout_V1_CreateInviteRequest()
         request.role = role.wire
-        request.expiresInSeconds = UInt32(clamping: expiresIn?.components.seconds ?? 0)
+        if let expiresIn {
+            // Whole seconds, rounded up: a lifetime is never made shorter than asked.
+            let (seconds, attoseconds) = expiresIn.components
+            let whole = seconds.addingReportingOverflow(attoseconds > 0 ? 1 : 0)
+            request.expiresInSeconds = try WireCount.check(
+                whole.overflow ? .max : Int(truncatingIfNeeded: whole.partialValue), field: "expiresIn", wireField: "expires_in_seconds",
+                range: RecordLimits.inviteLifetimeSeconds, unit: "seconds")
+        }
         request.note = note
         return CreatedInvite(wire: try await call(MethodCatalog.createInvite, request, idempotent: false))
     }

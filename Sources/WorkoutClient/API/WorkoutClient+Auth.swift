@@ -46,7 +46,7 @@ extension WorkoutClient {
         }
         var request = Workout_V1_RegisterRequest()
         request.inviteCode = invite.code
-        request.profile = member.wire
+        request.profile = try member.wire()
         request.password = password
         request.deviceName = configuration.deviceName
         request.initialWeightEntryID = initialWeightEntryID.wireBytes

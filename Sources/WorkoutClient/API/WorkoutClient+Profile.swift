@@ -16,7 +16,7 @@ extension WorkoutClient {
     /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` naming the field; `ABORTED` when
     ///   the expected revision no longer holds; `ALREADY_EXISTS` for a taken email.
     public func updateProfile(_ update: ProfileUpdate) async throws(WorkoutError) -> ProfileSnapshot {
-        ProfileSnapshot(wire: try await call(MethodCatalog.updateProfile, update.wire, idempotent: update.expectedRevision == nil))
+        ProfileSnapshot(wire: try await call(MethodCatalog.updateProfile, try update.wire(), idempotent: update.expectedRevision == nil))
     }
 
     /// Deletes the member's account and every record of theirs, for good.

@@ -1,5 +1,6 @@
 public import Foundation
 import WorkoutProtocol
+import WorkoutRules
 
 extension WorkoutClient {
     /// The member's workouts, newest first, one page at a time.
@@ -18,7 +19,7 @@ extension WorkoutClient {
         var request = Workout_V1_WorkoutHistoryRequest()
         request.fromMs = from?.wireMilliseconds ?? 0
         request.toMs = to?.wireMilliseconds ?? 0
-        request.pageSize = UInt32(clamping: pageSize ?? 0)
+        if let pageSize { request.pageSize = try WireCount.check(pageSize, field: "pageSize", wireField: "page_size", range: 1...PageLimits.workoutHistory) }
         if let pageToken { request.pageToken = pageToken.bytes }
         return Page(wire: try await call(MethodCatalog.workoutHistory, request, idempotent: true))
     }
@@ -79,7 +80,7 @@ extension WorkoutClient {
         var request = Workout_V1_WeightProgressRequest()
         request.fromMs = from?.wireMilliseconds ?? 0
         request.toMs = to?.wireMilliseconds ?? 0
-        request.pageSize = UInt32(clamping: pageSize ?? 0)
+        if let pageSize { request.pageSize = try WireCount.check(pageSize, field: "pageSize", wireField: "page_size", range: 1...PageLimits.weightProgress) }
         if let pageToken { request.pageToken = pageToken.bytes }
         return Page(wire: try await call(MethodCatalog.weightProgress, request, idempotent: true))
     }
@@ -121,7 +122,7 @@ extension WorkoutClient {
     public func changes(since revision: UInt64, pageSize: Int? = nil) async throws(WorkoutError) -> ChangesPage {
         var request = Workout_V1_ChangesRequest()
         request.sinceRevision = revision
-        request.pageSize = UInt32(clamping: pageSize ?? 0)
+        if let pageSize { request.pageSize = try WireCount.check(pageSize, field: "pageSize", wireField: "page_size", range: 1...PageLimits.changes) }
         return ChangesPage(wire: try await call(MethodCatalog.changes, request, idempotent: true))
     }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 import WorkoutProtocol
+import WorkoutRules
 
 /// The profile of a new member, for `Auth.Register` (with an invite code and a password).
 ///
@@ -77,13 +78,16 @@ extension NewMember {
 
     /// This profile as the wire message for `RegisterRequest.profile` (user id, role,
     /// creation time and revision unset).
-    var wire: Workout_V1_Profile {
+    ///
+    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` for an age the wire cannot carry as one
+    ///   (negative, or past 120): refused, not clamped into "not stated".
+    func wire() throws(WorkoutError) -> Workout_V1_Profile {
         var message = Workout_V1_Profile()
         message.email = email
         message.firstName = firstName
         message.lastName = lastName
         message.displayName = displayName
-        message.age = UInt32(clamping: age ?? 0)
+        if let age { message.age = try WireCount.check(age, field: "member.age", wireField: "profile.age", range: RecordLimits.profileAge) }
         message.heightCm = heightCm ?? 0
         message.weightKg = weightKg ?? 0
         message.fitnessGoal = fitnessGoal.wire

@@ -8,6 +8,7 @@
 // absent key leaves the field, `null` clears it.
 
 import WorkoutProtocol
+import WorkoutRules
 
 /// A change to the member's own profile (`Profile.UpdateProfile`): only the fields that
 /// are set change; `nil` ones keep their value.
@@ -187,13 +188,18 @@ extension ProfileUpdate {
 
     /// This update as the wire request: exactly the fields that are not `nil` are present
     /// (a cleared age, height or weight as 0, a cleared goal as UNSPECIFIED).
-    var wire: Workout_V1_UpdateProfileRequest {
+    ///
+    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` for an age the wire cannot carry as one
+    ///   (negative, or past 120): refused, not clamped into "cleared".
+    func wire() throws(WorkoutError) -> Workout_V1_UpdateProfileRequest {
         var message = Workout_V1_UpdateProfileRequest()
         if let firstName { message.firstName = firstName }
         if let lastName { message.lastName = lastName }
         if let displayName { message.displayName = displayName }
         if let email { message.email = email }
-        if let age { message.age = UInt32(clamping: age ?? 0) }
+        if let age { message.age = try age.map { age throws(WorkoutError) in
+            try WireCount.check(age, field: "age", wireField: "age", range: RecordLimits.profileAge)
+        } ?? 0 }
         if let heightCm { message.heightCm = heightCm ?? 0 }
         if let weightKg { message.weightKg = weightKg ?? 0 }
         if let fitnessGoal { message.fitnessGoal = fitnessGoal.wire }

@@ -18,7 +18,7 @@ extension HouseholdStore {
         _ caller: Caller, _ request: Workout_V1_ChangesRequest, maxResponseBytes: Int = ResponseBudget.largestReply
     ) throws -> Workout_V1_ChangesResponse {
         let now = clock.nowMilliseconds()
-        let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 500, defaultSize: 100)
+        let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: UInt32(PageLimits.changes), defaultSize: 100)
         return try store.read { txn in
             let user = try authorize(caller, in: txn, now: now)
             guard request.sinceRevision <= user.revision else {

@@ -24,7 +24,7 @@ extension HouseholdStore {
         _ caller: Caller, _ request: Workout_V1_WorkoutHistoryRequest, maxResponseBytes: Int = ResponseBudget.largestReply
     ) throws -> [UInt8] {
         let now = clock.nowMilliseconds()
-        let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 100, defaultSize: 20)
+        let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: UInt32(PageLimits.workoutHistory), defaultSize: 20)
         let bounds = try Bounds.timeRange(from: request.fromMs, to: request.toMs, fromField: "from_ms", toField: "to_ms", now: now)
         try Bounds.byteCount(request.pageToken, field: "page_token", range: 0...256)
         let parameters = [request.fromMs, request.toMs]
@@ -159,7 +159,7 @@ extension HouseholdStore {
         _ caller: Caller, _ request: Workout_V1_WeightProgressRequest, maxResponseBytes: Int = ResponseBudget.largestReply
     ) throws -> [UInt8] {
         let now = clock.nowMilliseconds()
-        let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 1_000, defaultSize: 500)
+        let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: UInt32(PageLimits.weightProgress), defaultSize: 500)
         let bounds = try Bounds.timeRange(from: request.fromMs, to: request.toMs, fromField: "from_ms", toField: "to_ms", now: now)
         try Bounds.byteCount(request.pageToken, field: "page_token", range: 0...256)
         let parameters = [request.fromMs, request.toMs]

@@ -59,19 +59,19 @@ struct ProfileUpdateCase: Sendable, CustomTestStringConvertible {
 @Suite("Profile updates")
 struct ProfileUpdateTests {
     @Test("The wire form has exactly the fields that are set", arguments: ProfileUpdateCase.all)
-    func presentOnly(_ testCase: ProfileUpdateCase) {
-        let wire = testCase.update.wire
+    func presentOnly(_ testCase: ProfileUpdateCase) throws {
+        let wire = try testCase.update.wire()
         #expect(presentFields(wire) == testCase.present)
         #expect(testCase.update.isEmpty == testCase.present.isEmpty)
         #expect(ProfileUpdate(wire: wire) == testCase.update)
     }
 
     @Test("The wire form carries the values; a clear is 0 or UNSPECIFIED; no revision is 0")
-    func values() {
-        let wire = ProfileUpdate(
+    func values() throws {
+        let wire = try ProfileUpdate(
             firstName: "A", email: "d@e.f", age: .some(nil), heightCm: 180.5, weightKg: .some(nil),
             fitnessGoal: .some(nil), shareWithHousehold: false, expectedRevision: 12
-        ).wire
+        ).wire()
         #expect(wire.firstName == "A" && wire.email == "d@e.f")
         #expect(wire.hasAge && wire.age == 0)
         #expect(wire.heightCm == 180.5)
@@ -79,17 +79,17 @@ struct ProfileUpdateTests {
         #expect(wire.hasFitnessGoal && wire.fitnessGoal == .unspecified)
         #expect(wire.hasShareWithHousehold && !wire.shareWithHousehold)
         #expect(wire.expectedRevision == 12)
-        #expect(ProfileUpdate(timeZone: "UTC").wire.expectedRevision == 0)
+        #expect(try ProfileUpdate(timeZone: "UTC").wire().expectedRevision == 0)
 
         var expected = Workout_V1_UpdateProfileRequest()
         expected.timeZone = "UTC"
         expected.fitnessGoal = .generalFitness
         expected.expectedRevision = 5
-        #expect(ProfileUpdate(fitnessGoal: .generalFitness, timeZone: "UTC", expectedRevision: 5).wire == expected)
+        #expect(try ProfileUpdate(fitnessGoal: .generalFitness, timeZone: "UTC", expectedRevision: 5).wire() == expected)
     }
 
     @Test("The update between two profiles has exactly the edited fields and the original's revision")
-    func difference() {
+    func difference() throws {
         let original = Fixtures.profile
         var edited = original
         edited.timeZone = "Europe/Berlin"
@@ -98,8 +98,19 @@ struct ProfileUpdateTests {
         edited.role = .member // not the member's to change: ignored
         let update = ProfileUpdate(from: original, to: edited)
         #expect(update == ProfileUpdate(weightKg: .some(nil), fitnessGoal: .gainMuscle, timeZone: "Europe/Berlin", expectedRevision: 41))
-        #expect(presentFields(update.wire) == ["weightKg", "fitnessGoal", "timeZone"])
+        #expect(presentFields(try update.wire()) == ["weightKg", "fitnessGoal", "timeZone"])
         #expect(ProfileUpdate(from: original, to: original).isEmpty)
+    }
+
+    @Test("An age the wire cannot carry is refused in Swift terms, not clamped into a clear", arguments: [-1, 0, 4, 121, Int.max])
+    func ageOutOfBounds(_ age: Int) {
+        #expect {
+            try ProfileUpdate(age: .some(age)).wire()
+        } throws: { error in
+            let error = error as? WorkoutError
+            return error?.code == .invalidArgument && error?.field == "age"
+                && error?.message == "age must be between 5 and 120 (got \(age))"
+        }
     }
 
     @Test("JSON leaves out what is kept and writes null for what is cleared")

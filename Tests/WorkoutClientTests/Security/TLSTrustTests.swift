@@ -1,3 +1,4 @@
+import ClientTestSupport
 import Foundation
 import Synchronization
 import ServerTestSupport
@@ -95,15 +96,6 @@ struct TLSTrustTests {
         return try #require(ServerFingerprint(identity.fingerprint.description))
     }
 
-    static func failure(_ body: () async throws -> Void) async -> WorkoutError? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return error as? WorkoutError ?? WorkoutError(code: .unknown, message: "\(error)")
-        }
-    }
-
     @Test("The expected fingerprint pins the server on first use; sign-in, a write and a read then run over TLS")
     func firstUseWithFingerprint() async throws {
         try await Self.withTLSHousehold { tls, identityDirectory, pinPath in
@@ -129,7 +121,7 @@ struct TLSTrustTests {
     func firstUseAsksTheApp() async throws {
         try await Self.withTLSHousehold { tls, identityDirectory, pinPath in
             let expected = try Self.fingerprint(in: identityDirectory)
-            let refused = await Self.failure { _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).health() }
+            let refused = await failure { _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).health() }
             #expect(refused?.code == .failedPrecondition)
             #expect(refused?.trust == TrustFailure(.notTrustedYet, address: tls.address, presented: expected))
             #expect(refused?.message.contains(expected.description) == true)
@@ -154,7 +146,7 @@ struct TLSTrustTests {
             try KnownServers(path: pinPath).remember(pinned, for: tls.address)
             let (impostor, _) = try ServerIdentity.generate()
             try await tls.restart(with: impostor)
-            let error = await Self.failure {
+            let error = await failure {
                 _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).login(email: ownerEmail, password: ownerPassword)
             }
             #expect(error?.code == .failedPrecondition)
@@ -196,7 +188,7 @@ struct TLSTrustTests {
             let forged = try KeyEndorsement(endorsing: next.fingerprint, by: otherKey)
             let (impostor, _) = try ServerIdentity.generate(endorsements: [forged])
             try await tls.restart(with: impostor)
-            let error = await Self.failure { _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).health() }
+            let error = await failure { _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).health() }
             #expect(error?.trust?.kind == .keyChanged, "\(String(describing: error))")
         }
     }
@@ -207,7 +199,7 @@ struct TLSTrustTests {
             let pinned = try Self.fingerprint(in: identityDirectory)
             try KnownServers(path: pinPath).remember(pinned, for: tls.address)
             #expect(chmod(pinPath, mode_t(mode)) == 0)
-            let error = await Self.failure { _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).health() }
+            let error = await failure { _ = try await tls.client(ServerTrust(knownServers: KnownServers(path: pinPath))).health() }
             #expect(error?.code == .failedPrecondition)
             #expect(error?.message.contains("can be changed by other users") == true)
         }
@@ -220,7 +212,7 @@ struct TLSTrustTests {
                 address: tls.address, connectTimeout: .seconds(3), reconnect: ReconnectPolicy(maximumAttempts: 1),
                 transportSecurity: .plainTCP()))
             defer { client.close() }
-            let error = await Self.failure { _ = try await client.health() }
+            let error = await failure { _ = try await client.health() }
             #expect(error?.message.contains("requires TLS") == true, "\(String(describing: error))")
 
             try await blocking {
@@ -246,7 +238,7 @@ struct TLSTrustTests {
                 trust: ServerTrust(confirmNewServer: { _, _ in true }))
             defer { client.close() }
             // Refused at once, not retried: the answer is final.
-            let error = await Self.failure { _ = try await client.health() }
+            let error = await failure { _ = try await client.health() }
             #expect(error?.code == .failedPrecondition)
             #expect(error?.trust?.kind == .serverSpeaksPlainTCP, "\(String(describing: error))")
             #expect(client.connectionsOpened == 0)
@@ -289,7 +281,7 @@ struct TLSTrustTests {
             let client = tls.client(ServerTrust(knownServers: KnownServers(path: pinPath)))
             defer { client.close() }
             let member = NewMember(email: "mia@example.com", firstName: "Mia", timeZone: "Europe/Berlin")
-            let error = await Self.failure {
+            let error = await failure {
                 _ = try await client.register(inviteCode: text, member: member, password: "a long enough password")
             }
             #expect(error?.code == .failedPrecondition)
@@ -316,7 +308,7 @@ struct TLSTrustTests {
             let client = tls.client(ServerTrust(knownServers: KnownServers(path: pinPath)))
             defer { client.close() }
             let member = NewMember(email: "mia@example.com", firstName: "Mia", timeZone: "Europe/Berlin")
-            let error = await Self.failure {
+            let error = await failure {
                 _ = try await client.register(inviteCode: created.code + "@" + broken, member: member, password: "a long enough password")
             }
             #expect(error?.code == .invalidArgument, "\(String(describing: error))")
@@ -333,7 +325,7 @@ struct TLSTrustTests {
             address: ServerAddress(host: "192.0.2.1", port: 7420), connectTimeout: .milliseconds(200),
             reconnect: ReconnectPolicy(maximumAttempts: 1), transportSecurity: .plainTCP()))
         defer { client.close() }
-        let error = await Self.failure { _ = try await client.login(email: ownerEmail, password: ownerPassword) }
+        let error = await failure { _ = try await client.login(email: ownerEmail, password: ownerPassword) }
         #expect(error?.code == .failedPrecondition)
         #expect(error?.message.contains("refusing to send a password") == true)
         #expect(error?.trust?.kind == .plainTCPRefused)
@@ -374,7 +366,7 @@ struct TLSTrustTests {
             let stale = try #require(ServerFingerprint(other.fingerprint.description))
             let pins = KnownServers(path: pinPath)
             try pins.remember(stale, for: tls.address)
-            let refused = await Self.failure { _ = try await tls.client(ServerTrust(knownServers: pins)).health() }
+            let refused = await failure { _ = try await tls.client(ServerTrust(knownServers: pins)).health() }
             #expect(refused?.trust?.kind == .keyChanged)
 
             try pins.forget(tls.address)

@@ -1,4 +1,5 @@
 #if canImport(WorkoutTLS)
+import ClientTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -42,7 +43,7 @@ struct UntrustedServerWordsTests {
             }
             let client = Self.client(of: server, ServerTrust(knownServers: KnownServers(path: pinPath)))
             defer { client.close() }
-            let error = await TLSTrustTests.failure { _ = try await client.health() }
+            let error = await failure { _ = try await client.health() }
             #expect(error?.code == .failedPrecondition, "\(String(describing: error))")
             #expect(error?.trust?.kind == .keyChanged, "\(String(describing: error))")
             #expect(error?.trust?.pinned == pinned)
@@ -86,7 +87,7 @@ struct UntrustedServerWordsTests {
                 reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(20), maximumAttempts: 1)),
             trust: ServerTrust(knownServers: KnownServers.inMemory()))
         defer { client.close() }
-        let error = await TLSTrustTests.failure { _ = try await client.health() }
+        let error = await failure { _ = try await client.health() }
         #expect(try await served)
         // Out of attempts: UNAVAILABLE, saying what the last one heard.
         #expect(error?.code == .unavailable, "\(String(describing: error))")
@@ -117,7 +118,7 @@ struct UntrustedServerWordsTests {
                 return true
             }
             let client = Self.client(of: server, trust)
-            let error = await TLSTrustTests.failure { _ = try await client.health() }
+            let error = await failure { _ = try await client.health() }
             #expect(error?.code == .permissionDenied, "\(String(describing: error))")
             client.close()
             #expect(try await served)

@@ -1,7 +1,7 @@
-import WorkoutClient
+package import WorkoutClient
 
 /// The error `body` failed with, or `nil` when it succeeded.
-func failure(_ body: () async throws -> Void) async -> WorkoutError? {
+package func failure(_ body: () async throws -> Void) async -> WorkoutError? {
     do {
         try await body()
         return nil
