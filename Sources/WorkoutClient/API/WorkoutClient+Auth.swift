@@ -25,7 +25,8 @@ extension WorkoutClient {
     /// - Parameters:
     ///   - inviteCode: The code the admin handed out (with the server's fingerprint after an
     ///     `@` or without: only the code is sent; see ``InviteCode``). With a fingerprint,
-    ///     nothing is sent unless the connection's server proved it holds that key.
+    ///     nothing is sent unless the connection's server proved it holds that key, and a
+    ///     server not pinned yet that does is trusted and pinned, with no confirmation asked.
     ///   - member: The new member's profile.
     ///   - password: Their password (8 to 256 bytes).
     ///   - initialWeightEntryID: The id for the weight entry made from `member.weightKg`, if any.

@@ -101,6 +101,10 @@ public final class WorkoutClient: Sendable {
         var boundConnection: ObjectIdentifier?
         var isClosed = false
         var connectionsOpened = 0
+        /// The fingerprint of the invite being registered with, while `register` runs: a server
+        /// not pinned yet whose key has it is trusted and pinned, as an expected fingerprint is
+        /// (the invite is the member's word for which server it is).
+        var invitedFingerprint: ServerFingerprint?
     }
 
     /// Makes a client; nothing is connected until the first call.
@@ -272,8 +276,22 @@ public final class WorkoutClient: Sendable {
             guard let opening else { break }
             _ = try? await opening.value
         }
-        let response = try await call(
-            method, request, idempotent: false, requiringServerFingerprint: serverFingerprint, carriesPassword: true, api: api)
+        // An invite's fingerprint also trusts a server not pinned yet (on the connection opened
+        // for this call); `call` then checks that the connection's server proved it holds that key.
+        state.withLock { $0.invitedFingerprint = serverFingerprint }
+        defer { state.withLock { $0.invitedFingerprint = nil } }
+        let response: Response
+        do throws(WorkoutError) {
+            response = try await call(
+                method, request, idempotent: false, requiringServerFingerprint: serverFingerprint, carriesPassword: true, api: api)
+        } catch {
+            // The key was expected because of the invite: say so, as for a pinned server.
+            if serverFingerprint != nil, trust.expectedFingerprint == nil, let failure = error.trust, failure.kind == .unexpectedKey {
+                throw WorkoutError(TrustFailure(
+                    .inviteKeyMismatch, address: failure.address, presented: failure.presented, expected: failure.expected))
+            }
+            throw error
+        }
         state.withLock { state in
             state.token = token(response)
             state.boundConnection = state.connection.map(ObjectIdentifier.init)
@@ -373,6 +391,8 @@ public final class WorkoutClient: Sendable {
         defer { state.withLock { $0.connecting = nil } }
         while true {
             do {
+                var trust = self.trust
+                if trust.expectedFingerprint == nil { trust.expectedFingerprint = state.withLock { $0.invitedFingerprint } }
                 let connection = try await ClientConnection.open(
                     to: configuration.address, options: options, security: configuration.transportSecurity, trust: trust,
                     transport: makeTransport)
@@ -392,7 +412,12 @@ public final class WorkoutClient: Sendable {
                 return connection
             } catch let failure as CallFailure where failure.disposition != .final {
                 failures += 1
-                guard failures < configuration.reconnect.maximumAttempts, !Task.isCancelled else {
+                // close() cancels this opening: its callers hear CANCELLED, not that the server
+                // cannot be reached.
+                if Task.isCancelled || state.withLock({ $0.isClosed }) {
+                    throw WorkoutError(code: .cancelled, message: "the client was closed while connecting")
+                }
+                guard failures < configuration.reconnect.maximumAttempts else {
                     throw WorkoutError(
                         code: .unavailable,
                         message: "cannot reach the Workout server at \(configuration.address): \(failure.error.message)")

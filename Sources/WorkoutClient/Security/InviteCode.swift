@@ -2,11 +2,12 @@
 /// the server's key after an `@` (`7KQ2-M9XD-4HPA-W3RT@BDKFBXMF…CZCQ`), so that the new member's
 /// device pins the right server without anyone comparing fingerprints by eye.
 ///
-/// An app parses what the member typed or scanned, connects with
-/// `ServerTrust(expectedFingerprint: invite.serverFingerprint)`, and registers with
-/// ``code``. ``WorkoutClient/register(inviteCode:member:password:initialWeightEntryID:)``
-/// also accepts the whole text: it sends only the code, and only once the connection's server
-/// proved it holds the key with the invite's fingerprint.
+/// An app passes what the member typed or scanned, whole, to
+/// ``WorkoutClient/register(inviteCode:member:password:initialWeightEntryID:)``: a server not
+/// pinned yet whose key has the invite's fingerprint is trusted and pinned then (no confirmation
+/// is asked), and only the code is sent, only once the connection's server proved it holds that
+/// key. A server pinned already must still be the pinned one (or one its key vouched for): an
+/// invite never overrides a pin. Parse it first (``init(_:)``) to show the member what it names.
 public struct InviteCode: Hashable, Sendable, CustomStringConvertible {
     /// The code the server checks.
     public var code: String

@@ -54,4 +54,25 @@ import WorkoutProtocol
         // A generous bound, far below the 60 s the connect would have waited.
         #expect(ContinuousClock.now - started < .seconds(20))
     }
+
+    @Test("Closing the client while it connects ends the waiting call CANCELLED at once, not UNAVAILABLE")
+    func closingWhileConnectingEndsCancelled() async throws {
+        let server = try ScriptedServer()
+        let client = WorkoutClient(
+            configuration: .init(
+                address: server.address, connectTimeout: .seconds(60),
+                reconnect: ReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(1), maximumAttempts: 3)),
+            trust: ServerTrust(confirmNewServer: { _, _ in true }))
+        let call = Task { await failure { _ = try await client.health() } }
+        let peer = try await blocking { try server.acceptDescriptor() }
+        defer { close(peer) }
+        let started = ContinuousClock.now
+        client.close()
+        let error = await call.value
+        #expect(error?.code == .cancelled, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(20))
+        // A call after close() is refused the same way.
+        let after = await failure { _ = try await client.health() }
+        #expect(after?.code == .cancelled)
+    }
 }

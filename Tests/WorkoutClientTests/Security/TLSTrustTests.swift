@@ -256,7 +256,8 @@ struct TLSTrustTests {
             #expect(invite.serverFingerprint == fingerprint)
             #expect(InviteCode(created.code + "@NOT-A-FINGERPRINT") == nil)
 
-            let client = tls.client(ServerTrust(knownServers: KnownServers(path: pinPath), expectedFingerprint: invite.serverFingerprint) { _, _ in
+            // The app passes the whole text and sets no expected fingerprint: the invite's is enough.
+            let client = tls.client(ServerTrust(knownServers: KnownServers(path: pinPath)) { _, _ in
                 Issue.record("an invite with the fingerprint must not ask")
                 return false
             })
@@ -264,6 +265,32 @@ struct TLSTrustTests {
             let member = NewMember(email: "mia@example.com", firstName: "Mia", timeZone: "Europe/Berlin")
             _ = try await client.register(inviteCode: text, member: member, password: "a long enough password")
             #expect(try KnownServers(path: pinPath).fingerprint(for: tls.address) == fingerprint)
+
+            // The next launch trusts the pinned server with no invite and no question.
+            let relaunched = tls.client(ServerTrust(knownServers: KnownServers(path: pinPath)))
+            defer { relaunched.close() }
+            _ = try await relaunched.health()
+        }
+    }
+
+    @Test("An invite for another key does not pin a server seen for the first time, and says the invite is at fault")
+    func inviteForAnotherServerPinsNothing() async throws {
+        try await Self.withTLSHousehold { tls, identityDirectory, pinPath in
+            let served = try Self.fingerprint(in: identityDirectory)
+            let (other, _) = try ServerIdentity.generate()
+            let inviteFingerprint = try #require(ServerFingerprint(other.fingerprint.description))
+            let created = try tls.household.createInviteLocally(role: .member)
+            let text = InviteCode(code: created.code, serverFingerprint: inviteFingerprint).description
+            let client = tls.client(ServerTrust(knownServers: KnownServers(path: pinPath)))
+            defer { client.close() }
+            let member = NewMember(email: "mia@example.com", firstName: "Mia", timeZone: "Europe/Berlin")
+            let error = await failure {
+                _ = try await client.register(inviteCode: text, member: member, password: "a long enough password")
+            }
+            #expect(
+                error?.trust == TrustFailure(.inviteKeyMismatch, address: tls.address, presented: served, expected: inviteFingerprint),
+                "\(String(describing: error))")
+            #expect(try KnownServers(path: pinPath).fingerprint(for: tls.address) == nil)
         }
     }
 
