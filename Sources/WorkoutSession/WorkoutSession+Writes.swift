@@ -118,23 +118,24 @@ extension WorkoutSession {
         }
     }
 
-    /// Applies the server's answer to a write, and what it calls for.
-    func applyAnswer(_ answer: SentWrite, of write: PendingWrite) {
-        let followUp = content.apply(answer, of: write)
-        publish()
-        scheduleSave()
-        if followUp.contains(.week) { refreshWeek() }
-        if followUp.contains(.refillWorkouts) { refillWorkouts() }
+    /// Applies the server's answer to a typed call's write, and what it calls for, as
+    /// ``perform(_:)`` does: the figures move once, with the week read again when the write
+    /// changes it, before the call returns.
+    func applyAnswer(_ answer: SentWrite, of write: PendingWrite) async {
+        holdFigures()
+        await settle([(answer, write)])
+        releaseFigures()
     }
 
-    /// Logs a workout; the model shows it, the new totals and any achievement at once.
+    /// Logs a workout; the model shows it, the new totals, the week and any achievement in one
+    /// step, before this returns (the figures move once, as with ``perform(_:)``).
     ///
     /// - Returns: The server's answer.
     /// - Throws: `WorkoutError`.
     @discardableResult
     public func log(_ workout: Workout) async throws(WorkoutError) -> LoggedWorkout {
         let logged = try await guarded { try await $0.logWorkout(workout) }
-        applyAnswer(.loggedWorkout(logged), of: .logWorkout(workout))
+        await applyAnswer(.loggedWorkout(logged), of: .logWorkout(workout))
         return logged
     }
 
@@ -145,7 +146,7 @@ extension WorkoutSession {
     @discardableResult
     public func log(_ meal: Meal) async throws(WorkoutError) -> LoggedMeal {
         let logged = try await guarded { try await $0.logMeal(meal) }
-        applyAnswer(.loggedMeal(logged), of: .logMeal(meal))
+        await applyAnswer(.loggedMeal(logged), of: .logMeal(meal))
         return logged
     }
 
@@ -156,7 +157,7 @@ extension WorkoutSession {
     @discardableResult
     public func log(_ entry: WeightEntry) async throws(WorkoutError) -> LoggedWeight {
         let logged = try await guarded { try await $0.logWeight(entry) }
-        applyAnswer(.loggedWeight(logged), of: .logWeight(entry))
+        await applyAnswer(.loggedWeight(logged), of: .logWeight(entry))
         return logged
     }
 
@@ -167,7 +168,7 @@ extension WorkoutSession {
     @discardableResult
     public func report(_ steps: StepsReport) async throws(WorkoutError) -> StepsUpdate {
         let update = try await guarded { try await $0.reportSteps(steps) }
-        applyAnswer(.reportedSteps(update), of: .reportSteps(steps))
+        await applyAnswer(.reportedSteps(update), of: .reportSteps(steps))
         return update
     }
 
@@ -176,7 +177,7 @@ extension WorkoutSession {
     /// - Throws: `WorkoutError`.
     public func deleteWorkout(_ id: UUID) async throws(WorkoutError) {
         let deleted = try await guarded { try await $0.deleteWorkout(id) }
-        applyAnswer(.deletedWorkout(deleted), of: .deleteWorkout(id))
+        await applyAnswer(.deletedWorkout(deleted), of: .deleteWorkout(id))
     }
 
     /// Deletes a meal; today's meals drop it at once.
@@ -184,7 +185,7 @@ extension WorkoutSession {
     /// - Throws: `WorkoutError`.
     public func deleteMeal(_ id: UUID) async throws(WorkoutError) {
         let deleted = try await guarded { try await $0.deleteMeal(id) }
-        applyAnswer(.deletedMeal(deleted), of: .deleteMeal(id))
+        await applyAnswer(.deletedMeal(deleted), of: .deleteMeal(id))
     }
 
     /// Deletes a weigh-in; the series drops it at once.
@@ -192,6 +193,6 @@ extension WorkoutSession {
     /// - Throws: `WorkoutError`.
     public func deleteWeight(_ id: UUID) async throws(WorkoutError) {
         let deleted = try await guarded { try await $0.deleteWeight(id) }
-        applyAnswer(.deletedWeight(deleted), of: .deleteWeight(id))
+        await applyAnswer(.deletedWeight(deleted), of: .deleteWeight(id))
     }
 }

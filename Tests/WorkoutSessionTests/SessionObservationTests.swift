@@ -109,6 +109,26 @@ struct SessionObservationTests {
         }
     }
 
+    @Test("a typed write shows its totals and the week's sums together, before it returns")
+    func typedWriteMovesTheFiguresOnce() async throws {
+        try await LiveServer.run { @MainActor live in
+            let now = Date()
+            let session = WorkoutSession(client: live.client(device: "phone"))
+            try await session.login(email: ownerEmail, password: ownerPassword)
+            try await session.waitUntilLive(timeout: .seconds(20))
+            #expect(await observe(session) { session.week != nil })
+            let before = session.week?.workouts ?? 0
+            try await session.log(Workout(type: "running", durationSeconds: 600, caloriesBurned: 95, performedAt: now.addingTimeInterval(-600), timeZone: Self.zone))
+            // No wait: the answer and the week read again arrive as one step.
+            #expect(session.totals?.totalWorkouts == 1)
+            #expect(session.week?.workouts == before + 1)
+            let today = try #require(session.today)
+            try await session.report(StepsReport(day: today, source: "phone", steps: 4_321))
+            #expect(session.todaysSteps == 4_321)
+            #expect(session.week?.steps == 4_321)
+        }
+    }
+
     @Test("the echo of the model's own write over Watch triggers no observation")
     func echo() async throws {
         try await LiveServer.run { @MainActor live in
@@ -117,18 +137,26 @@ struct SessionObservationTests {
             try await session.login(email: ownerEmail, password: ownerPassword)
             try await session.waitUntilLive(timeout: .seconds(20))
             try await session.log(Workout(type: "running", durationSeconds: 600, performedAt: now.addingTimeInterval(-600), timeZone: Self.zone))
+            // The newest weigh-in, first: a newer one also changes the profile's weight, a change
+            // of its own (with the profile's new revision, which the answer does not carry).
+            try await session.log(WeightEntry(weightKg: 70, measuredAt: now.addingTimeInterval(-5)))
             try await Task.sleep(for: .milliseconds(400))
             let counter = ObservationCounter(session)
             let today = try #require(session.today)
 
-            // Writes whose answer is shown before their echo arrives (most; the rest arrived first
-            // and are then ordinary changes). Each echo, once it arrives, must change nothing.
+            // Writes whose answer is shown before their echo arrives (the weigh-ins, which return
+            // as soon as their answer is applied; a write that changes the week returns after the
+            // week is read again, and its echo mostly arrived meanwhile, while the figures were
+            // held). Each echo, once it arrives, must change nothing.
             let writes: [@MainActor () async throws -> UInt64] = [
                 { try await session.log(Workout(type: "rowing", durationSeconds: 900, caloriesBurned: 90, performedAt: now.addingTimeInterval(-300), timeZone: Self.zone)).workout.revision },
                 { try await session.log(Meal(mealType: .snack, eatenAt: now.addingTimeInterval(-200), timeZone: Self.zone, items: [FoodItem(name: "apple", calories: 80)])).meal.revision },
                 { try await session.report(StepsReport(day: today, source: "phone", steps: 3_000)).day.revision },
                 { try await session.log(Workout(type: "yoga", durationSeconds: 1_200, performedAt: now.addingTimeInterval(-100), timeZone: Self.zone)).workout.revision },
                 { try await session.log(Meal(mealType: .dinner, eatenAt: now.addingTimeInterval(-50), timeZone: Self.zone, items: [FoodItem(name: "rice", calories: 500)])).meal.revision },
+                { try await session.log(WeightEntry(weightKg: 70.5, measuredAt: now.addingTimeInterval(-40))).entry.revision },
+                { try await session.log(WeightEntry(weightKg: 70.4, measuredAt: now.addingTimeInterval(-30))).entry.revision },
+                { try await session.log(WeightEntry(weightKg: 70.3, measuredAt: now.addingTimeInterval(-20))).entry.revision },
             ]
             var echoesAfterAnswer = 0
             for write in writes {

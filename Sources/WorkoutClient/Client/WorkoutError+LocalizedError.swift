@@ -1,17 +1,22 @@
 public import Foundation
 
 extension WorkoutError: LocalizedError {
-    /// The message as a sentence for people: ``message`` with its first letter capitalized and a
-    /// full stop, or the code's name when the server gave no message.
+    /// The message as a sentence for people: ``message`` with a full stop, its first letter
+    /// capitalized when it starts with a plain word (a field path such as
+    /// `workout.durationSeconds` is left as it is), or the code's name when the server gave no
+    /// message.
     public var errorDescription: String? {
-        guard let first = message.first else { return code.description }
-        let sentence = first.uppercased() + message.dropFirst()
+        guard !message.isEmpty else { return code.description }
+        let firstWord = message.prefix { !$0.isWhitespace }
+        let plainWord = firstWord.allSatisfy { $0.isLetter && $0.isLowercase }
+        let sentence = plainWord ? firstWord.prefix(1).uppercased() + message.dropFirst() : message
         return sentence.hasSuffix(".") || sentence.hasSuffix("…") ? sentence : sentence + "."
     }
 
-    /// What the member or the app can do about the error: for a trust failure, what that
-    /// failure calls for (``TrustFailure``); otherwise what the ``code`` calls for, as the table
-    /// in <doc:HandlingErrors> says.
+    /// What the member or the app can do about the error, in the member's words: for a trust
+    /// failure, what that failure calls for (``TrustFailure``); otherwise what the ``code`` calls
+    /// for, as the table in <doc:HandlingErrors> says. `nil` for `CANCELLED` (the app itself
+    /// stopped the call: nothing to do) and for codes that call for nothing a member can do.
     public var recoverySuggestion: String? {
         if let trust { return trust.recoverySuggestion }
         switch code {
@@ -22,7 +27,7 @@ extension WorkoutError: LocalizedError {
         case .cancelled: return nil
         case .unauthenticated: return "Sign in again."
         case .permissionDenied: return "Ask the household's admin, or check the current password."
-        case .invalidArgument: return field.map { "Correct \($0) and try again." } ?? "Correct the input and try again."
+        case .invalidArgument: return "Correct the value and try again."
         case .notFound: return "Refresh: it may have been deleted on another device."
         case .alreadyExists: return "Use a new id for new content, or sign in to the existing account."
         case .aborted: return "Reload the record, then apply the change again."

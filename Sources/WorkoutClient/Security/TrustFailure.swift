@@ -136,16 +136,17 @@ public struct TrustFailure: Hashable, Sendable {
         }
     }
 
-    /// What the member (or the app) can do about it, as ``WorkoutError/recoverySuggestion`` says it.
+    /// What the member (or the app) can do about it, as ``WorkoutError/recoverySuggestion`` says it:
+    /// in the member's words, naming no API (the app maps ``kind`` to its own actions).
     var recoverySuggestion: String {
         switch kind {
         case .keyChanged, .endorsementInvalid:
             return "If the server's key was really replaced (its data directory restored or reinstalled), compare the "
-                + "presented key with what `workoutd fingerprint` prints on the server, then forget the pin for \(address) "
-                + "(ServerPinStore.forget(_:)) and connect again."
+                + "presented key with what `workoutd fingerprint` prints on the server; only if they match, forget this "
+                + "device's pin for \(address) and connect again."
         case .notTrustedYet:
-            return "Compare the fingerprint with what `workoutd fingerprint` prints on the server, then connect again "
-                + "confirming it (ServerTrust.confirmNewServer) or giving it up front (ServerTrust.expectedFingerprint)."
+            return "Compare the fingerprint with what `workoutd fingerprint` prints on the server, and trust the server "
+                + "only if they match."
         case .unexpectedKey:
             return "Check the address, and the expected fingerprint against what `workoutd fingerprint` prints on the server."
         case .inviteKeyMismatch:
@@ -154,11 +155,10 @@ public struct TrustFailure: Hashable, Sendable {
         case .inviteFingerprintInvalid:
             return "Check the invite against the one the admin gave, or enter the code without the part after \"@\"."
         case .plainTCPRefused:
-            return "Connect with TLS (TransportSecurity.tls), or allow passwords over plain TCP only behind the household's "
-                + "own TLS proxy (TransportSecurity.plainTCP(allowsPasswords: true))."
+            return "Connect with TLS; send passwords over plain TCP only to a server behind the household's own TLS proxy."
         case .serverSpeaksPlainTCP:
-            return "Connect without TLS (TransportSecurity.plainTCP) only if the server listens on this machine or behind "
-                + "the household's own TLS proxy; otherwise start it with TLS."
+            return "Connect without TLS only if the server runs on this machine or behind the household's own TLS proxy; "
+                + "otherwise start the server with TLS."
         default:
             return "Check the server's fingerprint with the household's admin."
         }

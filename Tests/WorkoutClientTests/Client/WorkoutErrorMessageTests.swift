@@ -32,7 +32,7 @@ struct WorkoutErrorMessageTests {
         Row(
             error: WorkoutError(TrustFailure(.notTrustedYet, address: address, presented: presented)),
             says: ["is not trusted yet", presented.description],
-            suggests: ["confirmNewServer", "expectedFingerprint"]),
+            suggests: ["workoutd fingerprint", "only if they match"]),
         Row(
             error: WorkoutError(TrustFailure(.unexpectedKey, address: address, presented: presented, expected: pinned)),
             says: ["not the expected \(pinned)"],
@@ -40,7 +40,7 @@ struct WorkoutErrorMessageTests {
         Row(
             error: WorkoutError(TrustFailure(.plainTCPRefused, address: address)),
             says: ["refusing to send a password over plain TCP to home.local:7420".capitalizedFirst],
-            suggests: ["TransportSecurity.tls"]),
+            suggests: ["Connect with TLS", "TLS proxy"]),
         Row(
             error: WorkoutError(TrustFailure(.inviteKeyMismatch, address: address, expected: pinned)),
             says: ["plain TCP", pinned.description],
@@ -55,8 +55,8 @@ struct WorkoutErrorMessageTests {
             suggests: ["Try again in 1.5 seconds."]),
         Row(
             error: WorkoutError(code: .invalidArgument, message: "workout.durationSeconds must be between 1 and 86400", field: "workout.durationSeconds"),
-            says: ["Workout.durationSeconds must be between 1 and 86400."],
-            suggests: ["Correct workout.durationSeconds"]),
+            says: ["workout.durationSeconds must be between 1 and 86400."],
+            suggests: ["Correct the value"]),
         Row(error: WorkoutError(code: .unauthenticated, message: ""), says: ["UNAUTHENTICATED"], suggests: ["Sign in again."]),
     ]
 
@@ -67,9 +67,12 @@ struct WorkoutErrorMessageTests {
         for words in row.says { #expect(description.contains(words), "\(description)") }
         for words in row.suggests { #expect(suggestion.contains(words), "\(suggestion)") }
         #expect((row.error as any Error).localizedDescription == description)
-        // No shouting, no wire names.
+        // No shouting, no wire names; a suggestion in the member's words, naming no API.
         #expect(!description.contains("WARNING"))
         #expect(!description.contains("HAS CHANGED"))
+        for api in ["ServerTrust", "ServerPinStore", "TransportSecurity", "(_:)", "confirmNewServer"] {
+            #expect(!suggestion.contains(api), "\(suggestion)")
+        }
     }
 
     @Test(
