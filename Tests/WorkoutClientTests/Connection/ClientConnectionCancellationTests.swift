@@ -33,8 +33,18 @@ import WorkoutProtocol
         connection.close(reason: .unavailable("done"))
     }
 
-    @Test("A call cancelled while the client connects ends CANCELLED at once, not when connecting gives up")
-    func aCallCancelledWhileConnectingEndsCancelled() async throws {
+    /// How a test stops a call while its client is still connecting.
+    enum Interruption: String, CaseIterable, Sendable {
+        /// The calling task is cancelled.
+        case cancelTheCall
+        /// The client is closed.
+        case closeTheClient
+    }
+
+    @Test(
+        "A call cancelled, or its client closed, while the client connects ends CANCELLED at once, not when connecting gives up",
+        arguments: Interruption.allCases)
+    func interruptedWhileConnectingEndsCancelled(_ interruption: Interruption) async throws {
         // The server accepts the TCP connection and never answers the ClientHello: the client
         // is stuck connecting until its (long) time limit, then would try again.
         let server = try ScriptedServer()
@@ -48,31 +58,18 @@ import WorkoutProtocol
         let peer = try await blocking { try server.acceptDescriptor() }
         defer { close(peer) }
         let started = ContinuousClock.now
-        call.cancel()
+        switch interruption {
+        case .cancelTheCall: call.cancel()
+        case .closeTheClient: client.close()
+        }
         let error = await call.value
         #expect(error?.code == .cancelled, "\(String(describing: error))")
         // A generous bound, far below the 60 s the connect would have waited.
         #expect(ContinuousClock.now - started < .seconds(20))
-    }
-
-    @Test("Closing the client while it connects ends the waiting call CANCELLED at once, not UNAVAILABLE")
-    func closingWhileConnectingEndsCancelled() async throws {
-        let server = try ScriptedServer()
-        let client = WorkoutClient(
-            configuration: .init(
-                address: server.address, connectTimeout: .seconds(60),
-                reconnect: ReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(1), maximumAttempts: 3)),
-            trust: ServerTrust(confirmNewServer: { _, _ in true }))
-        let call = Task { await failure { _ = try await client.health() } }
-        let peer = try await blocking { try server.acceptDescriptor() }
-        defer { close(peer) }
-        let started = ContinuousClock.now
-        client.close()
-        let error = await call.value
-        #expect(error?.code == .cancelled, "\(String(describing: error))")
-        #expect(ContinuousClock.now - started < .seconds(20))
-        // A call after close() is refused the same way.
-        let after = await failure { _ = try await client.health() }
-        #expect(after?.code == .cancelled)
+        if interruption == .closeTheClient {
+            // A call after close() is refused the same way.
+            let after = await failure { _ = try await client.health() }
+            #expect(after?.code == .cancelled)
+        }
     }
 }
