@@ -8,8 +8,9 @@ extension WorkoutClient {
     /// - Parameters:
     ///   - from: Only workouts at or after this time.
     ///   - to: Only workouts before this time.
-    ///   - pageSize: At most this many (1 through 100; the server's default when `nil`); fewer
-    ///     when they would not fit the client's max frame size.
+    ///   - pageSize: At most this many (1 through 100, else `INVALID_ARGUMENT` before anything is
+    ///     sent; the server's default when `nil`); fewer when they would not fit the client's max
+    ///     frame size.
     ///   - pageToken: Where the previous page ended.
     /// - Returns: A page and the token of the next one.
     /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` for a bad range or token.
@@ -69,7 +70,8 @@ extension WorkoutClient {
     /// - Parameters:
     ///   - from: Only entries at or after this time.
     ///   - to: Only entries before this time.
-    ///   - pageSize: At most this many per page (the server's default when `nil`); fewer when
+    ///   - pageSize: At most this many per page (1 through 1,000, else `INVALID_ARGUMENT` before
+    ///     anything is sent; the server's default when `nil`); fewer when
     ///     they would not fit the client's max frame size.
     ///   - pageToken: Where the previous page ended.
     /// - Returns: A page and the token of the next one.
@@ -114,7 +116,8 @@ extension WorkoutClient {
     ///
     /// - Parameters:
     ///   - revision: The last revision the caller applied (0: everything).
-    ///   - pageSize: At most this many changes (the server's default when `nil`); fewer, with
+    ///   - pageSize: At most this many changes (1 through 500, else `INVALID_ARGUMENT` before
+    ///     anything is sent; the server's default when `nil`); fewer, with
     ///     more to come, when they would not fit the client's max frame size.
     /// - Returns: The changes in revision order, the revision reached, and whether more remain.
     /// - Throws: ``WorkoutError``: `OUT_OF_RANGE` when `revision` is ahead of the server
