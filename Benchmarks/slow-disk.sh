@@ -23,6 +23,8 @@ OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 echo "results in $OUT" >&2
 work=$(mktemp -d)
+# PostgreSQL runs as its own user: it must reach the mount point inside this directory.
+chmod 755 "$work"
 mnt=$work/mnt
 cc=$(command -v clang || command -v cc)
 "$cc" -O2 -Wall -Werror -I/usr/include/fuse3 -o "$work/powercutfs" Tests/PowerCutFS/powercutfs.c -lfuse3 -lpthread

@@ -9,7 +9,9 @@
 // that file's held blocks to BACKING and then wait --flush-delay-us; fsyncdir waits the same.
 // Metadata operations (create, mkdir, rename, unlink, truncate, chmod) reach BACKING at once, as
 // on a file system whose journal commits them synchronously; a truncate first writes the file's
-// held blocks (so the order of a file's writes and its size changes is kept).
+// held blocks (so the order of a file's writes and its size changes is kept). Held writes are
+// kept by inode: a file created anew forgets what was held for its inode number, which a
+// deleted file may have had (PostgreSQL creates and deletes many).
 //
 // The control file MOUNTPOINT/.powercut: writing "cut" drops every held write of every file (a
 // power cut); reading it returns counters: syncs, directory syncs, bytes written, bytes synced,
@@ -130,6 +132,27 @@ static void held_drop(struct held_file *f) {
     f->blocks = 0;
 }
 
+// Forgets the held writes of an inode that no longer holds the file they were written to: a
+// new file can get the inode number of one deleted before, and must not inherit its held
+// blocks or size. Not counted as dropped: nothing anybody still reads is lost.
+static void held_forget(dev_t dev, ino_t ino) {
+    for (struct held_file **link = &fs.files; *link; link = &(*link)->next) {
+        struct held_file *f = *link;
+        if (f->dev != dev || f->ino != ino) continue;
+        *link = f->next;
+        for (size_t i = 0; i < BUCKETS; i++) {
+            struct held_block *b = f->buckets[i];
+            while (b) {
+                struct held_block *next = b->next;
+                free(b);
+                b = next;
+            }
+        }
+        free(f);
+        return;
+    }
+}
+
 static void flush_delay(void) {
     if (fs.flush_delay_us <= 0) return;
     struct timespec t = {.tv_sec = fs.flush_delay_us / 1000000, .tv_nsec = (fs.flush_delay_us % 1000000) * 1000};
@@ -186,6 +209,11 @@ static int pc_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 }
 
 static int pc_mkdir(const char *path, mode_t mode) { return mkdirat(fs.backing, rel(path), mode) == 0 ? 0 : -errno; }
+// Special files: a Unix socket bound here (PostgreSQL's, when its socket directory is on this
+// file system) or a FIFO.
+static int pc_mknod(const char *path, mode_t mode, dev_t rdev) {
+    return mknodat(fs.backing, rel(path), mode, rdev) == 0 ? 0 : -errno;
+}
 static int pc_rmdir(const char *path) { return unlinkat(fs.backing, rel(path), AT_REMOVEDIR) == 0 ? 0 : -errno; }
 static int pc_unlink(const char *path) { return unlinkat(fs.backing, rel(path), 0) == 0 ? 0 : -errno; }
 static int pc_symlink(const char *target, const char *path) { return symlinkat(target, fs.backing, rel(path)) == 0 ? 0 : -errno; }
@@ -244,8 +272,17 @@ static int pc_open(const char *path, struct fuse_file_info *fi) {
 }
 
 static int pc_create(const char *path, mode_t mode, struct fuse_file_info *fi) {
+    struct stat before;
+    int existed = fstatat(fs.backing, rel(path), &before, AT_SYMLINK_NOFOLLOW) == 0;
     int fd = openat(fs.backing, rel(path), backing_flags(fi->flags) | O_CREAT, mode);
     if (fd < 0) return -errno;
+    struct stat st;
+    if (!existed && fstat(fd, &st) == 0) {
+        // A new file: whatever is held for its inode number was a deleted file's.
+        pthread_mutex_lock(&fs.lock);
+        held_forget(st.st_dev, st.st_ino);
+        pthread_mutex_unlock(&fs.lock);
+    }
     fi->fh = (uint64_t)fd;
     return 0;
 }
@@ -417,6 +454,7 @@ static const struct fuse_operations operations = {
     .readlink = pc_readlink,
     .readdir = pc_readdir,
     .mkdir = pc_mkdir,
+    .mknod = pc_mknod,
     .rmdir = pc_rmdir,
     .unlink = pc_unlink,
     .symlink = pc_symlink,
