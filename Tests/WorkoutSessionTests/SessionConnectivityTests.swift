@@ -191,7 +191,7 @@ struct SessionConnectivityTests {
                 try await session.login(email: ownerEmail, password: ownerPassword)
                 try await session.waitUntilLive(timeout: .seconds(20))
                 try await session.log(Workout(type: "running", durationSeconds: 1_800, caloriesBurned: 320,
-                                              performedAt: now.addingTimeInterval(-3_600), timeZone: Self.zone))
+                                              performedAt: earlierToday(3_600, before: now, in: Self.zone), timeZone: Self.zone))
                 #expect(await observe(session) { session.week?.workouts == 1 })
 
                 await live.stop()
@@ -200,7 +200,7 @@ struct SessionConnectivityTests {
                 })
                 for index in 0..<4 {
                     let workout = Workout(type: "cycling", durationSeconds: 600, caloriesBurned: 100 + Double(index),
-                                          performedAt: now.addingTimeInterval(-Double(600 * (index + 1))), timeZone: Self.zone)
+                                          performedAt: earlierToday(Double(600 * (index + 1)), before: now, in: Self.zone), timeZone: Self.zone)
                     guard case .queued = try await session.perform(.logWorkout(workout)) else {
                         Issue.record("write \(index) was not queued")
                         return

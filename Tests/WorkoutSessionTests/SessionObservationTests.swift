@@ -73,17 +73,17 @@ struct SessionObservationTests {
             let laptop = live.client(device: "laptop")
             _ = try await laptop.login(email: ownerEmail, password: ownerPassword)
             // A first workout and weigh-in, so that later ones unlock nothing and are not the newest.
-            _ = try await laptop.logWorkout(Workout(type: "running", durationSeconds: 600, performedAt: now.addingTimeInterval(-120), timeZone: Self.zone))
+            _ = try await laptop.logWorkout(Workout(type: "running", durationSeconds: 600, performedAt: earlierToday(120, before: now, in: Self.zone), timeZone: Self.zone))
             _ = try await laptop.logWeight(WeightEntry(weightKg: 70, measuredAt: now.addingTimeInterval(-60)))
             try await session.waitUntilLive(timeout: .seconds(20))
             #expect(await observe(session) { session.totals?.totalWorkouts == 1 && session.weights.count == 1 && session.week?.workouts == 1 })
             try await Task.sleep(for: .milliseconds(400))
             let counter = ObservationCounter(session)
 
-            let meal = try await laptop.logMeal(Meal(mealType: .lunch, eatenAt: now.addingTimeInterval(-30), timeZone: Self.zone, items: [FoodItem(name: "soup", calories: 300)]))
+            let meal = try await laptop.logMeal(Meal(mealType: .lunch, eatenAt: earlierToday(30, before: now, in: Self.zone), timeZone: Self.zone, items: [FoodItem(name: "soup", calories: 300)]))
             await Self.expectCallbacks(["todaysMeals": 1, "week": 1], counter, session, "a meal of today")
 
-            let workout = try await laptop.logWorkout(Workout(type: "cycling", durationSeconds: 900, caloriesBurned: 120, performedAt: now.addingTimeInterval(-90), timeZone: Self.zone))
+            let workout = try await laptop.logWorkout(Workout(type: "cycling", durationSeconds: 900, caloriesBurned: 120, performedAt: earlierToday(90, before: now, in: Self.zone), timeZone: Self.zone))
             // Progress toward the workout achievements follows the totals.
             await Self.expectCallbacks(["recentWorkouts": 1, "totals": 1, "achievements": 1, "week": 1], counter, session, "a workout")
 
@@ -118,7 +118,7 @@ struct SessionObservationTests {
             try await session.waitUntilLive(timeout: .seconds(20))
             #expect(await observe(session) { session.week != nil })
             let before = session.week?.workouts ?? 0
-            try await session.log(Workout(type: "running", durationSeconds: 600, caloriesBurned: 95, performedAt: now.addingTimeInterval(-600), timeZone: Self.zone))
+            try await session.log(Workout(type: "running", durationSeconds: 600, caloriesBurned: 95, performedAt: earlierToday(600, before: now, in: Self.zone), timeZone: Self.zone))
             // No wait: the answer and the week read again arrive as one step.
             #expect(session.totals?.totalWorkouts == 1)
             #expect(session.week?.workouts == before + 1)
@@ -136,7 +136,7 @@ struct SessionObservationTests {
             let session = WorkoutSession(client: live.client(device: "phone"))
             try await session.login(email: ownerEmail, password: ownerPassword)
             try await session.waitUntilLive(timeout: .seconds(20))
-            try await session.log(Workout(type: "running", durationSeconds: 600, performedAt: now.addingTimeInterval(-600), timeZone: Self.zone))
+            try await session.log(Workout(type: "running", durationSeconds: 600, performedAt: earlierToday(600, before: now, in: Self.zone), timeZone: Self.zone))
             // The newest weigh-in, first: a newer one also changes the profile's weight, a change
             // of its own (with the profile's new revision, which the answer does not carry).
             try await session.log(WeightEntry(weightKg: 70, measuredAt: now.addingTimeInterval(-5)))
@@ -149,11 +149,11 @@ struct SessionObservationTests {
             // week is read again, and its echo mostly arrived meanwhile, while the figures were
             // held). Each echo, once it arrives, must change nothing.
             let writes: [@MainActor () async throws -> UInt64] = [
-                { try await session.log(Workout(type: "rowing", durationSeconds: 900, caloriesBurned: 90, performedAt: now.addingTimeInterval(-300), timeZone: Self.zone)).workout.revision },
-                { try await session.log(Meal(mealType: .snack, eatenAt: now.addingTimeInterval(-200), timeZone: Self.zone, items: [FoodItem(name: "apple", calories: 80)])).meal.revision },
+                { try await session.log(Workout(type: "rowing", durationSeconds: 900, caloriesBurned: 90, performedAt: earlierToday(300, before: now, in: Self.zone), timeZone: Self.zone)).workout.revision },
+                { try await session.log(Meal(mealType: .snack, eatenAt: earlierToday(200, before: now, in: Self.zone), timeZone: Self.zone, items: [FoodItem(name: "apple", calories: 80)])).meal.revision },
                 { try await session.report(StepsReport(day: today, source: "phone", steps: 3_000)).day.revision },
-                { try await session.log(Workout(type: "yoga", durationSeconds: 1_200, performedAt: now.addingTimeInterval(-100), timeZone: Self.zone)).workout.revision },
-                { try await session.log(Meal(mealType: .dinner, eatenAt: now.addingTimeInterval(-50), timeZone: Self.zone, items: [FoodItem(name: "rice", calories: 500)])).meal.revision },
+                { try await session.log(Workout(type: "yoga", durationSeconds: 1_200, performedAt: earlierToday(100, before: now, in: Self.zone), timeZone: Self.zone)).workout.revision },
+                { try await session.log(Meal(mealType: .dinner, eatenAt: earlierToday(50, before: now, in: Self.zone), timeZone: Self.zone, items: [FoodItem(name: "rice", calories: 500)])).meal.revision },
                 { try await session.log(WeightEntry(weightKg: 70.5, measuredAt: now.addingTimeInterval(-40))).entry.revision },
                 { try await session.log(WeightEntry(weightKg: 70.4, measuredAt: now.addingTimeInterval(-30))).entry.revision },
                 { try await session.log(WeightEntry(weightKg: 70.3, measuredAt: now.addingTimeInterval(-20))).entry.revision },

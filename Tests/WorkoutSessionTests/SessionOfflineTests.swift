@@ -39,7 +39,7 @@ struct SessionOfflineTests {
                 try await first.login(email: ownerEmail, password: ownerPassword)
                 try await first.waitUntilLive(timeout: .seconds(20))
                 try await first.log(Workout(type: "running", durationSeconds: 1_800, caloriesBurned: 300, performedAt: now.addingTimeInterval(-86_400), timeZone: Self.zone))
-                let phoneMeal = try await first.log(Meal(mealType: .breakfast, eatenAt: now.addingTimeInterval(-60), timeZone: Self.zone, items: [FoodItem(name: "oats", calories: 350)]))
+                let phoneMeal = try await first.log(Meal(mealType: .breakfast, eatenAt: earlierToday(60, before: now, in: Self.zone), timeZone: Self.zone, items: [FoodItem(name: "oats", calories: 350)]))
                 try await first.saveSnapshot()
                 first.close()
                 let token = try #require(phone.sessionToken)
@@ -48,7 +48,7 @@ struct SessionOfflineTests {
                 // Meanwhile the laptop, at home: a meal, a workout, and the phone's meal deleted.
                 let laptop = live.client(device: "laptop")
                 _ = try await laptop.login(email: ownerEmail, password: ownerPassword)
-                let laptopMeal = try await laptop.logMeal(Meal(mealType: .lunch, eatenAt: now.addingTimeInterval(-30), timeZone: Self.zone, items: [FoodItem(name: "soup", calories: 420)]))
+                let laptopMeal = try await laptop.logMeal(Meal(mealType: .lunch, eatenAt: earlierToday(30, before: now, in: Self.zone), timeZone: Self.zone, items: [FoodItem(name: "soup", calories: 420)]))
                 let laptopWorkout = try await laptop.logWorkout(Workout(type: "cycling", durationSeconds: 2_400, caloriesBurned: 350, performedAt: now.addingTimeInterval(-7_200), timeZone: Self.zone))
                 _ = try await laptop.deleteMeal(phoneMeal.meal.id)
                 laptop.close()
@@ -67,7 +67,7 @@ struct SessionOfflineTests {
                 #expect(session.isStale && session.isLoading && !session.isLive)
 
                 // A workout logged offline: queued, shown pending, counted.
-                let offline = Workout(type: "swimming", durationSeconds: 1_200, caloriesBurned: 200, performedAt: now.addingTimeInterval(-600), timeZone: Self.zone)
+                let offline = Workout(type: "swimming", durationSeconds: 1_200, caloriesBurned: 200, performedAt: earlierToday(600, before: now, in: Self.zone), timeZone: Self.zone)
                 let delivery = try await session.perform(.logWorkout(offline))
                 guard case .queued = delivery else {
                     Issue.record("the offline write was not queued: \(delivery)")
