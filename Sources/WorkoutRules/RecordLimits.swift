@@ -44,3 +44,10 @@ package enum RecordLimits {
     /// means the server's default).
     package static let inviteLifetimeSeconds = 60...2_592_000
 }
+
+extension ClosedRange where Bound == Int {
+    /// These bounds for a `uint32` wire field: the limits are stated in `Int`, as the client's
+    /// values are, and the server checks the unsigned field against them. The bounds are never
+    /// negative nor past `UInt32.max`.
+    package var asUInt32: ClosedRange<UInt32> { UInt32(lowerBound)...UInt32(upperBound) }
+}

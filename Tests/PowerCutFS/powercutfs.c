@@ -118,12 +118,13 @@ static int held_write_out(struct held_file *f, int fd) {
     return rc;
 }
 
-static void held_drop(struct held_file *f) {
+// Frees every held block of `f`; counts them as dropped (a power cut lost them) when `lost`.
+static void held_free_blocks(struct held_file *f, int lost) {
     for (size_t i = 0; i < BUCKETS; i++) {
         struct held_block *b = f->buckets[i];
         while (b) {
             struct held_block *next = b->next;
-            fs.bytes_dropped += BLOCK;
+            if (lost) fs.bytes_dropped += BLOCK;
             free(b);
             b = next;
         }
@@ -131,6 +132,8 @@ static void held_drop(struct held_file *f) {
     }
     f->blocks = 0;
 }
+
+static void held_drop(struct held_file *f) { held_free_blocks(f, 1); }
 
 // Forgets the held writes of an inode that no longer holds the file they were written to: a
 // new file can get the inode number of one deleted before, and must not inherit its held
@@ -140,14 +143,7 @@ static void held_forget(dev_t dev, ino_t ino) {
         struct held_file *f = *link;
         if (f->dev != dev || f->ino != ino) continue;
         *link = f->next;
-        for (size_t i = 0; i < BUCKETS; i++) {
-            struct held_block *b = f->buckets[i];
-            while (b) {
-                struct held_block *next = b->next;
-                free(b);
-                b = next;
-            }
-        }
+        held_free_blocks(f, 0);
         free(f);
         return;
     }

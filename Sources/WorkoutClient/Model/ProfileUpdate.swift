@@ -197,9 +197,12 @@ extension ProfileUpdate {
         if let lastName { message.lastName = lastName }
         if let displayName { message.displayName = displayName }
         if let email { message.email = email }
-        if let age { message.age = try age.map { age throws(WorkoutError) in
-            try WireCount.check(age, field: "age", wireField: "age", range: RecordLimits.profileAge)
-        } ?? 0 }
+        switch age {
+        case .none: break
+        case .some(.none): message.age = 0
+        case .some(.some(let years)):
+            message.age = try WireCount.check(years, field: "age", wireField: "age", range: RecordLimits.profileAge)
+        }
         if let heightCm { message.heightCm = heightCm ?? 0 }
         if let weightKg { message.weightKg = weightKg ?? 0 }
         if let fitnessGoal { message.fitnessGoal = fitnessGoal.wire }

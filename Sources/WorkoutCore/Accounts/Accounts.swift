@@ -295,7 +295,7 @@ extension HouseholdStore {
         user.firstName = try Bounds.validText(profile.firstName, field: fieldPrefix + "first_name", bytes: 1...64)
         user.lastName = try Bounds.validText(profile.lastName, field: fieldPrefix + "last_name", bytes: 0...64)
         user.displayName = try Bounds.validText(profile.displayName, field: fieldPrefix + "display_name", bytes: 0...64)
-        user.age = try Bounds.validInteger(profile.age, field: fieldPrefix + "age", range: UInt32(RecordLimits.profileAge.lowerBound)...UInt32(RecordLimits.profileAge.upperBound), allowZeroAsUnset: true)
+        user.age = try Bounds.validInteger(profile.age, field: fieldPrefix + "age", range: RecordLimits.profileAge.asUInt32, allowZeroAsUnset: true)
         user.heightCm = try Bounds.validNumber(profile.heightCm, field: fieldPrefix + "height_cm", range: 50...272, allowZeroAsUnset: true)
         user.weightKg = try Bounds.validNumber(profile.weightKg, field: fieldPrefix + "weight_kg", range: 10...500, allowZeroAsUnset: true)
         try Bounds.known(profile.fitnessGoal, field: fieldPrefix + "fitness_goal", allowUnspecified: true)

@@ -20,7 +20,7 @@ extension HouseholdStore {
             throw DomainError.invalid("role", "role must be ROLE_MEMBER or ROLE_ADMIN")
         }
         if request.expiresInSeconds != 0 {
-            try Bounds.integer(request.expiresInSeconds, field: "expires_in_seconds", range: UInt32(RecordLimits.inviteLifetimeSeconds.lowerBound)...UInt32(RecordLimits.inviteLifetimeSeconds.upperBound))
+            try Bounds.integer(request.expiresInSeconds, field: "expires_in_seconds", range: RecordLimits.inviteLifetimeSeconds.asUInt32)
         }
         let note = try Bounds.validText(request.note, field: "note", bytes: 0...128)
         let now = clock.nowMilliseconds()
@@ -182,7 +182,7 @@ extension HouseholdStore {
             throw DomainError.invalid("role", "role must be ROLE_MEMBER or ROLE_ADMIN")
         }
         if expiresInSeconds != 0 {
-            try Bounds.integer(expiresInSeconds, field: "expires_in_seconds", range: UInt32(RecordLimits.inviteLifetimeSeconds.lowerBound)...UInt32(RecordLimits.inviteLifetimeSeconds.upperBound))
+            try Bounds.integer(expiresInSeconds, field: "expires_in_seconds", range: RecordLimits.inviteLifetimeSeconds.asUInt32)
         }
         try Bounds.text(note, field: "note", bytes: 0...128)
         let now = clock.nowMilliseconds()

@@ -29,7 +29,7 @@ extension HouseholdStore {
         let firstName = try request.hasFirstName ? Bounds.validText(request.firstName, field: "first_name", bytes: 1...64) : nil
         let lastName = try request.hasLastName ? Bounds.validText(request.lastName, field: "last_name", bytes: 0...64) : nil
         let displayName = try request.hasDisplayName ? Bounds.validText(request.displayName, field: "display_name", bytes: 0...64) : nil
-        if request.hasAge { try Bounds.integer(request.age, field: "age", range: UInt32(RecordLimits.profileAge.lowerBound)...UInt32(RecordLimits.profileAge.upperBound), allowZeroAsUnset: true) }
+        if request.hasAge { try Bounds.integer(request.age, field: "age", range: RecordLimits.profileAge.asUInt32, allowZeroAsUnset: true) }
         if request.hasHeightCm { try Bounds.number(request.heightCm, field: "height_cm", range: 50...272, allowZeroAsUnset: true) }
         if request.hasWeightKg { try Bounds.number(request.weightKg, field: "weight_kg", range: 10...500, allowZeroAsUnset: true) }
         if request.hasTimeZone { _ = try TimeZoneCatalog.zone(named: request.timeZone, field: "time_zone") }
