@@ -14,8 +14,9 @@ import Glibc
 /// the client's key check, and completes only when that passes, as <doc:SupplyingATransport>
 /// asks of an Apple-platform transport.
 ///
-/// Safe to send between threads because: the TLS session is touched only under `lock`, and the
-/// descriptor is closed once, in `deinit`.
+/// Safe to send between threads because: the TLS session is touched only under `lock`, one
+/// thread at a time flushes its ciphertext (under `flushLock`), and the descriptor is closed
+/// once, in `deinit`.
 final class TestTransport: WorkoutTransport, @unchecked Sendable {
     /// What the transport is told to do wrong, to see the client refuse it.
     enum Misbehavior: Sendable {
@@ -28,6 +29,9 @@ final class TestTransport: WorkoutTransport, @unchecked Sendable {
 
     private let misbehavior: Misbehavior
     private let lock = NSLock()
+    /// Held by whoever flushes ciphertext: the send and receive paths both flush, and two flushes
+    /// at once would each write the same pending bytes.
+    private let flushLock = NSLock()
     private var descriptor: Int32 = -1
     private var session: TLSSession?
     private let closed = Atomic<Bool>(false)
@@ -142,14 +146,19 @@ final class TestTransport: WorkoutTransport, @unchecked Sendable {
         }
     }
 
-    /// Writes the ciphertext the session has waiting.
+    /// Writes the ciphertext the session has waiting, in order, one flushing thread at a time.
     private func sendPending() throws {
         guard let session = lock.withLock({ session }) else { return }
-        while true {
-            let pending: [UInt8] = lock.withLock { session.pendingCiphertext { Array($0) } }
-            guard !pending.isEmpty else { return }
-            try writeSocket(pending)
-            lock.withLock { session.ciphertextSent(pending.count) }
+        try flushLock.withLock {
+            while true {
+                let pending: [UInt8] = lock.withLock {
+                    let bytes = session.pendingCiphertext { Array($0) }
+                    session.ciphertextSent(bytes.count)
+                    return bytes
+                }
+                guard !pending.isEmpty else { return }
+                try writeSocket(pending)
+            }
         }
     }
 }
