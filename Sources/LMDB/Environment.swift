@@ -1,4 +1,5 @@
 internal import CLMDB
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 internal import Glibc
@@ -23,7 +24,7 @@ public final class Environment: @unchecked Sendable {
     // the map lock exclusively, so no transaction is using it; every other use holds the map
     // lock shared. `state` is behind a Mutex.
     private let handle: OpaquePointer
-    private let mapLock = MapLock()
+    private let mapLock: MapLock
     private let state: Mutex<State>
     /// Mirrors `State.isClosed` for the check every transaction makes, without the lock.
     private let closed = Atomic<Bool>(false)
@@ -36,6 +37,10 @@ public final class Environment: @unchecked Sendable {
 
     /// Each thread's reset read-only transaction, renewed for the next read.
     private let readers = ReaderCache()
+    /// What makes commits durable when the configuration asks for a write-ahead log.
+    private let writeAheadLog: WriteAheadLog?
+    /// Keeps one write transaction at a time from its begin to its log record (the log's rule 1).
+    private let writeSerializer = NSLock()
 
     /// How an environment is opened.
     public struct Configuration: Sendable {
@@ -49,6 +54,12 @@ public final class Environment: @unchecked Sendable {
         public var maxDatabases: UInt32 = 64
         /// Extra flags; `MDB_NOTLS` is always added.
         public var flags: EnvironmentFlags = []
+        /// Whether commits are made durable by a write-ahead log of the environment's own (one
+        /// small synced append a commit) instead of liblmdb's two syncs of the data file. The
+        /// log lives beside `data.mdb` (`wal-0`, `wal-1`, `checkpoint`); opening replays it.
+        /// Needs a directory (no `.noSubdirectory`), a writable environment, and no other
+        /// process writing to it. `.noSync` and `.noMetaSync` are then implied.
+        public var writeAheadLog = false
         /// The mode of the files liblmdb creates.
         public var fileMode: Int = 0o600
 
@@ -75,8 +86,26 @@ public final class Environment: @unchecked Sendable {
     ///     `.noSubdirectory` the data file itself.
     ///   - configuration: sizes and flags.
     /// - Throws: ``LMDBError``: `invalid` when the file is not an LMDB environment,
-    ///   `permissionDenied` when it cannot be opened for writing, `versionMismatch`.
+    ///   `permissionDenied` when it cannot be opened for writing, `versionMismatch`; with a
+    ///   write-ahead log, `invalidArgument` for a configuration that cannot keep one, and what
+    ///   replaying the log throws.
     public init(path: String, configuration: Configuration = Configuration()) throws(LMDBError) {
+        var flags = configuration.flags.union(.noThreadLocalStorage)
+        var prepared: WriteAheadLog.Prepared?
+        if configuration.writeAheadLog {
+            guard !flags.contains(.readOnly), !flags.contains(.noSubdirectory) else {
+                throw LMDBError(
+                    code: .invalidArgument, operation: "mdb_env_open",
+                    message: "a write-ahead log needs a writable environment in a directory (\(path))")
+            }
+            prepared = try WriteAheadLog.prepare(directory: path)
+            // The log makes the owner's commits durable, and liblmdb only writes them; another
+            // process's commits sync themselves (see WriteAheadLog, rule 5).
+            flags.remove(.noMetaSync)
+            if prepared?.isOwner == true { flags.insert(.noSync) } else { flags.remove(.noSync) }
+        }
+        let mapLock = MapLock()
+        let writeAheadLog: WriteAheadLog?
         var created: OpaquePointer?
         try check("mdb_env_create") { mdb_env_create(&created) }
         guard let env = created else {
@@ -86,9 +115,13 @@ public final class Environment: @unchecked Sendable {
             try check("mdb_env_set_mapsize") { mdb_env_set_mapsize(env, configuration.mapSize) }
             try check("mdb_env_set_maxreaders") { mdb_env_set_maxreaders(env, configuration.maxReaders) }
             try check("mdb_env_set_maxdbs") { mdb_env_set_maxdbs(env, MDB_dbi(configuration.maxDatabases)) }
-            let flags = configuration.flags.union(.noThreadLocalStorage).rawValue
             try check("mdb_env_open", context: path) {
-                mdb_env_open(env, path, flags, mode_t(configuration.fileMode))
+                mdb_env_open(env, path, flags.rawValue, mode_t(configuration.fileMode))
+            }
+            if let prepared {
+                writeAheadLog = try WriteAheadLog(environment: env, mapLock: mapLock, directory: path, prepared: prepared)
+            } else {
+                writeAheadLog = nil
             }
         } catch {
             mdb_env_close(env)
@@ -97,6 +130,8 @@ public final class Environment: @unchecked Sendable {
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
         self.handle = env
+        self.mapLock = mapLock
+        self.writeAheadLog = writeAheadLog
         self.path = path
         self.configuration = configuration
         self.maxKeySize = Int(mdb_env_get_maxkeysize(env))
@@ -120,12 +155,21 @@ public final class Environment: @unchecked Sendable {
             guard !wasClosed else { return }
             closed.store(true, ordering: .releasing)
             readers.abortAll(closing: true)
+            writeAheadLog?.close()
             mdb_env_close(handle)
         }
     }
 
     /// The current size of the memory map in bytes.
     public var mapSize: Int { state.withLock { $0.mapSize } }
+
+    /// The files a write-ahead log keeps beside `data.mdb`: they belong to that data file, and
+    /// go when it is replaced.
+    public static let writeAheadLogFileNames = WriteAheadLog.logFileNames + [WriteAheadLog.checkpointFileName]
+
+    /// How many transactions opening the environment replayed from its write-ahead log: those
+    /// committed after its last checkpoint by a process that did not close it (0 without a log).
+    public var replayedTransactions: Int { writeAheadLog?.replayedRecords ?? 0 }
 
     /// How many times this process grew the map because a write filled it.
     public var growthCount: Int { state.withLock { $0.growthCount } }
@@ -154,7 +198,7 @@ public final class Environment: @unchecked Sendable {
         if readOnly {
             return try read { txn in try txn.openDatabase(named: name, flags: flags) }
         }
-        return try write { txn in try txn.openDatabase(named: name, flags: flags) }
+        return try write { txn in try txn.openDatabaseRecorded(named: name, flags: flags) }
     }
 
     // MARK: Transactions
@@ -236,6 +280,9 @@ public final class Environment: @unchecked Sendable {
             var mapWasFull = false
             do {
                 outcome = try mapLock.withShared { () throws -> Result<R, any Error> in
+                    // One write transaction at a time from its begin to its log record.
+                    if writeAheadLog != nil { writeSerializer.lock() }
+                    defer { if writeAheadLog != nil { writeSerializer.unlock() } }
                     let handle: OpaquePointer
                     do {
                         handle = try beginWrite()
@@ -244,7 +291,7 @@ public final class Environment: @unchecked Sendable {
                         try mapLock.releasingShared { try adoptResizeFromAnotherProcess() }
                         handle = try beginWrite()
                     }
-                    var txn = WriteTransaction(handle: handle, maxKeySize: maxKeySize)
+                    var txn = WriteTransaction(handle: handle, maxKeySize: maxKeySize, redo: writeAheadLog.map { _ in RedoLog() })
                     let result: Result<R, any Error>
                     do {
                         result = .success(try body(&txn))
@@ -258,6 +305,7 @@ public final class Environment: @unchecked Sendable {
                     }
                     switch result {
                     case .success:
+                        let transactionID = UInt64(mdb_txn_id(handle))
                         // lmdb.h: after mdb_txn_commit "the transaction handle is freed. It and
                         // its cursors must not be used again after this call", even on failure.
                         let rc = mdb_txn_commit(handle)
@@ -267,6 +315,18 @@ public final class Environment: @unchecked Sendable {
                         }
                         if rc != 0 {
                             return .failure(LMDBError(returnCode: rc, operation: "mdb_txn_commit"))
+                        }
+                        if let writeAheadLog {
+                            do {
+                                // A transaction that changed nothing committed no new snapshot.
+                                var info = MDB_envinfo()
+                                mdb_env_info(self.handle, &info)
+                                if UInt64(info.me_last_txnid) == transactionID {
+                                    try writeAheadLog.committed(transactionID, redo: txn.redo)
+                                }
+                            } catch {
+                                return .failure(error)
+                            }
                         }
                     case .failure:
                         mdb_txn_abort(handle)
@@ -318,7 +378,9 @@ public final class Environment: @unchecked Sendable {
         try mapLock.withExclusive {
             try ensureOpen("mdb_env_set_mapsize")
             try drainIdleReaders()
+            try writeAheadLog?.releasePinsForResize()
             try check("mdb_env_set_mapsize") { mdb_env_set_mapsize(handle, 0) }
+            try writeAheadLog?.pinAfterResize()
             var info = MDB_envinfo()
             mdb_env_info(handle, &info)
             state.withLock { $0.mapSize = info.me_mapsize }
@@ -337,7 +399,9 @@ public final class Environment: @unchecked Sendable {
             let target = try newSize(current)
             guard target > current else { return }
             try drainIdleReaders()
+            try writeAheadLog?.releasePinsForResize()
             try check("mdb_env_set_mapsize") { mdb_env_set_mapsize(handle, target) }
+            try writeAheadLog?.pinAfterResize()
             var info = MDB_envinfo()
             mdb_env_info(handle, &info)
             state.withLock {
@@ -373,11 +437,18 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Flushes the data buffers to disk. Only needed with `.noSync` or `.noMetaSync`.
-    /// Wraps `mdb_env_sync`.
+    /// Wraps `mdb_env_sync`. With a write-ahead log, also records a checkpoint, so that an
+    /// opening after a crash starts from here.
     public func sync() throws {
         try mapLock.withShared { () throws(LMDBError) in
             try ensureOpen("mdb_env_sync")
-            try check("mdb_env_sync") { mdb_env_sync(handle, 1) }
+            if let writeAheadLog {
+                writeSerializer.lock()
+                defer { writeSerializer.unlock() }
+                try writeAheadLog.checkpoint(keepingPin: true)
+            } else {
+                try check("mdb_env_sync") { mdb_env_sync(handle, 1) }
+            }
         }
     }
 

@@ -141,10 +141,14 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
     /// Set when liblmdb answered `MDB_MAP_FULL`: the transaction can then only be aborted,
     /// and ``Environment/write(_:)`` grows the map and runs its closure again.
     public internal(set) var hitMapFull = false
+    /// Where the transaction's changes are recorded for the write-ahead log, when the
+    /// environment keeps one.
+    let redo: RedoLog?
 
-    init(handle: OpaquePointer, maxKeySize: Int) {
+    init(handle: OpaquePointer, maxKeySize: Int, redo: RedoLog? = nil) {
         self.unsafeHandle = handle
         self.maxKeySize = maxKeySize
+        self.redo = redo
     }
 
     private mutating func noteFailure(_ rc: Int32) {
@@ -169,7 +173,9 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
             value.withUnsafeBytes { valueBytes in
                 var keyValue = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
                 var data = MDB_val(mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
-                return mdb_put(unsafeHandle, database.dbi, &keyValue, &data, flags.rawValue)
+                let rc = mdb_put(unsafeHandle, database.dbi, &keyValue, &data, flags.rawValue)
+                if rc == 0 { redo?.recordPut(in: database, key: keyBytes, value: valueBytes) }
+                return rc
             }
         }
         if rc == MDB_KEYEXIST, flags.contains(.noOverwrite) { return false }
@@ -188,7 +194,9 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
         try validateKey(key, database: database)
         let rc = key.withUnsafeBytes { keyBytes in
             var keyValue = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-            return mdb_del(unsafeHandle, database.dbi, &keyValue, nil)
+            let rc = mdb_del(unsafeHandle, database.dbi, &keyValue, nil)
+            if rc == 0 { redo?.recordDelete(in: database, key: keyBytes) }
+            return rc
         }
         if rc == MDB_NOTFOUND { return false }
         if rc != 0 {
@@ -205,12 +213,21 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
             noteFailure(rc)
             throw LMDBError(returnCode: rc, operation: "mdb_drop", context: database.displayName)
         }
+        redo?.recordRemoveAll(in: database)
     }
 
     /// Opens (creating) a named database inside this transaction; it becomes visible to
     /// other transactions when this one commits. Wraps `mdb_dbi_open`.
     public mutating func createDatabase(named name: String, flags: DatabaseFlags = [.create]) throws -> Database {
-        try openDatabase(named: name, flags: flags.union(.create))
+        try openDatabaseRecorded(named: name, flags: flags.union(.create))
+    }
+
+    /// Opens a database as ``TransactionReading/openDatabase(named:flags:)`` does, recording the
+    /// opening for the write-ahead log (it creates the database when `flags` has `.create`).
+    func openDatabaseRecorded(named name: String?, flags: DatabaseFlags) throws -> Database {
+        let database = try openDatabase(named: name, flags: flags)
+        redo?.recordOpen(named: name, flags: flags.rawValue)
+        return database
     }
 
     /// Runs `body` in a child transaction: its changes join this transaction when `body`
@@ -228,23 +245,28 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
             noteFailure(rc)
             throw LMDBError(returnCode: rc, operation: "mdb_txn_begin", context: "nested")
         }
-        var child = WriteTransaction(handle: childHandle, maxKeySize: maxKeySize)
+        var child = WriteTransaction(handle: childHandle, maxKeySize: maxKeySize, redo: redo)
+        // What the child records is forgotten with it when it is abandoned.
+        let mark = redo?.count ?? 0
         let result: R
         do {
             result = try body(&child)
         } catch {
             mdb_txn_abort(childHandle)
+            redo?.rollBack(to: mark)
             if child.hitMapFull { hitMapFull = true }
             throw error
         }
         if child.hitMapFull {
             mdb_txn_abort(childHandle)
+            redo?.rollBack(to: mark)
             hitMapFull = true
             throw LMDBError(returnCode: MDB_MAP_FULL, operation: "mdb_txn_commit", context: "nested")
         }
         // The child handle is freed by mdb_txn_commit whatever it returns.
         let commitRC = mdb_txn_commit(childHandle)
         if commitRC != 0 {
+            redo?.rollBack(to: mark)
             noteFailure(commitRC)
             throw LMDBError(returnCode: commitRC, operation: "mdb_txn_commit", context: "nested")
         }

@@ -38,7 +38,9 @@ extension Store {
     /// 3. If `directory` holds a store already, it is replaced only when `replacing` is true.
     /// 4. The copy is renamed over `data.mdb` (atomic: a crash leaves the old store or the new
     ///    one, never a mix), the old `lock.mdb` is removed (liblmdb rebuilds it on the next
-    ///    open), and the directory is fsynced so the rename itself is durable.
+    ///    open), and so is the old store's write-ahead log (it names the old file's inode, so a
+    ///    crash before its removal leaves it ignored), and the directory is fsynced so the
+    ///    rename itself is durable.
     ///
     /// The caller must make sure no process has the store in `directory` open: liblmdb would go
     /// on reading the replaced file. `workoutd restore` holds the data directory's lock, which
@@ -163,15 +165,18 @@ extension Store {
         }
     }
 
-    /// Renames `temporary` over `target`, removes the stale lock file and fsyncs `directory`.
+    /// Renames `temporary` over `target`, removes the stale lock file and write-ahead log, and
+    /// fsyncs `directory`.
     private static func install(_ temporary: String, as target: String, in directory: String) throws {
-        let lockFile = (directory as NSString).appendingPathComponent(lockFileName)
         do {
             try SystemCall.retrying("rename", subject: "\(temporary) → \(target)") { rename(temporary, target) }
-            do {
-                try SystemCall.retrying("unlink", subject: lockFile) { unlink(lockFile) }
-            } catch where error.errno == ENOENT {
-                // No old lock file: nothing to remove.
+            for name in [lockFileName] + Environment.writeAheadLogFileNames {
+                let file = (directory as NSString).appendingPathComponent(name)
+                do {
+                    try SystemCall.retrying("unlink", subject: file) { unlink(file) }
+                } catch where error.errno == ENOENT {
+                    // No such file: nothing to remove.
+                }
             }
             try SystemCall.syncDirectory(directory)
         } catch {

@@ -23,6 +23,8 @@ enum StoreUpgrade {
     /// - Throws: ``CommandFailure`` (store) for a store newer than this build; what the
     ///   inspection or the archive throws (then nothing is migrated: the caller stops).
     static func prepare(dataDirectory: String, backupDirectory: String) throws -> Outcome? {
+        // After a crash, the log brings the data file back to what was acknowledged first.
+        try Store.recover(directory: dataDirectory)
         guard let inspection = try Store.inspect(directory: dataDirectory, schema: HouseholdSchema.schema) else { return nil }
         let known = HouseholdSchema.version
         if inspection.schemaVersion > known {

@@ -46,7 +46,7 @@ struct RestoreTests {
         }
     }
 
-    @Test("An existing store is replaced only when asked, and its stale lock file goes with it")
+    @Test("An existing store is replaced only when asked, and its stale lock file and log go with it")
     func replacing() throws {
         try withTemporaryDirectory { path in
             let old = try Store(directory: path + "/old", schema: testSchema)
@@ -63,7 +63,7 @@ struct RestoreTests {
             }
             #expect(refusal?.code == .storeExists)
             #expect(try noteTexts(in: path + "/data") == Set((100..<105).map { "note \($0)" }))
-            #expect(try entries(path + "/data") == ["data.mdb", "lock.mdb"])
+            #expect(try entries(path + "/data") == ["checkpoint", "data.mdb", "lock.mdb", "wal-0", "wal-1"])
 
             let summary = try Store.restore(backup: path + "/backup", into: path + "/data", schema: testSchema, replacing: true)
             #expect(summary.replacedExisting)

@@ -15,7 +15,9 @@ import Glibc
 struct ServeProcessTests {
     /// Writers on four connections log weight entries until the connection ends; returns the
     /// ids the server answered OK, and the owner's id.
-    static func writeUntilStopped(port: Int, stop: @escaping @Sendable () -> Void) throws -> (user: UUID, acknowledged: Set<Data>) {
+    static func writeUntilStopped(
+        port: Int, acknowledging wanted: Int = 100, stop: @escaping @Sendable () -> Void
+    ) throws -> (user: UUID, acknowledged: Set<Data>) {
         let acknowledged = Mutex<Set<Data>>([])
         var user = UUID()
         let connections = try (0..<4).map { _ -> TestConnection in
@@ -42,10 +44,10 @@ struct ServeProcessTests {
                 }
             }
         }
-        // Let the writes run until a good number are acknowledged (bounded), then stop the
-        // server while they go on.
+        // Let the writes run until `wanted` are acknowledged (bounded), then stop the server
+        // while they go on.
         let deadline = Date().addingTimeInterval(15)
-        while acknowledged.withLock({ $0.count }) < 100 && Date() < deadline { usleep(10_000) }
+        while acknowledged.withLock({ $0.count }) < wanted && Date() < deadline { usleep(10_000) }
         stop()
         _ = group.wait(timeout: .now() + 30)
         return (user, acknowledged.withLock { $0 })

@@ -16,7 +16,8 @@ import SystemCalls
 ///    succeeds); when one fails, the transaction is aborted and the batch applied again with
 ///    each operation in its own nested transaction.
 /// 3. No caller hears back before its batch is durable: before the batch's commit has
-///    returned, and, when the environment defers its meta page's sync (`.noMetaSync`), before
+///    returned (with the store's write-ahead log, once its record is synced), and, when the
+///    environment defers its meta page's sync (`.noMetaSync`), before
 ///    the next sync of the data file (the next batch's commit, or ``Environment/sync()`` when
 ///    no batch waits). A commit then costs one barrier instead of two (the data pages' sync,
 ///    then the meta page's), and an acknowledged write is still durable. Failures wait too:

@@ -1,0 +1,127 @@
+internal import CZlib
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// The write-ahead log's file: one record a committed write transaction, appended and synced
+/// before the transaction's callers hear of it, read back when the environment opens after a
+/// crash.
+///
+/// A record is a 24-byte header (magic `WAL1`, the payload's length, the transaction id, a
+/// CRC-32 of those and the payload, 4 bytes of zero), then the payload (a ``RedoLog``). The
+/// file grows in zero-filled steps, so that an append inside it changes no file size and its
+/// `fdatasync` writes the record alone. Once a checkpoint covers every record, the next append
+/// starts at the beginning again; what is left of older records after the new ones is told
+/// apart by their transaction ids, never replayed.
+final class LogFile {
+    static let magic: UInt32 = 0x314C_4157  // "WAL1", little-endian
+    static let headerSize = 24
+    /// How much the file grows at a time (zero-filled).
+    static let growthStep = 1 << 20
+
+    /// One record read back.
+    struct Record {
+        var transactionID: UInt64
+        var payload: [UInt8]
+    }
+
+    let path: String
+    private let descriptor: Int32
+    /// Where the next record goes.
+    private(set) var appendOffset = 0
+    /// The file's size: every byte below it has been written (records or zeros).
+    private var allocated: Int
+
+    /// Opens (creating) the log at `path`.
+    init(path: String) throws(LMDBError) {
+        let descriptor = try FileIO.open(path)
+        do {
+            self.allocated = try FileIO.size(descriptor, path: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Appends the record of transaction `transactionID` and syncs it: when this returns, the
+    /// record survives a power cut.
+    func append(transactionID: UInt64, payload: [UInt8]) throws(LMDBError) {
+        var record = [UInt8](repeating: 0, count: Self.headerSize + payload.count)
+        record.withUnsafeMutableBytes { bytes in
+            bytes.storeBytes(of: Self.magic.littleEndian, toByteOffset: 0, as: UInt32.self)
+            bytes.storeBytes(of: UInt32(payload.count).littleEndian, toByteOffset: 4, as: UInt32.self)
+            bytes.storeBytes(of: transactionID.littleEndian, toByteOffset: 8, as: UInt64.self)
+        }
+        record.replaceSubrange(Self.headerSize..., with: payload)
+        let checksum = Self.checksum(header: record, payload: payload)
+        record.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 16, as: UInt32.self) }
+        let end = appendOffset + record.count
+        if end > allocated { try grow(toAtLeast: end) }
+        try writeFully(record, at: appendOffset)
+        try sync()
+        appendOffset = end
+    }
+
+    /// The next record goes at the start of the file (a checkpoint covers every record in it).
+    func rewind() {
+        appendOffset = 0
+    }
+
+    /// The records from the start of the file up to the first that is torn, damaged or absent.
+    func records() throws(LMDBError) -> [Record] {
+        let bytes = try readAll()
+        var records: [Record] = []
+        var offset = 0
+        while bytes.count - offset >= Self.headerSize {
+            let magic = bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+            let length = bytes.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))) }
+            guard magic == Self.magic, bytes.count - offset - Self.headerSize >= length else { break }
+            let header = Array(bytes[offset..<(offset + Self.headerSize)])
+            let payload = Array(bytes[(offset + Self.headerSize)..<(offset + Self.headerSize + length)])
+            let stored = bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self)) }
+            guard stored == Self.checksum(header: header, payload: payload) else { break }
+            let id = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) }
+            records.append(Record(transactionID: id, payload: payload))
+            offset += Self.headerSize + length
+        }
+        return records
+    }
+
+    /// CRC-32 of the header's first 16 bytes (magic, length, transaction id) and the payload.
+    private static func checksum(header: [UInt8], payload: [UInt8]) -> UInt32 {
+        var crc = header.withUnsafeBufferPointer { crc32(0, $0.baseAddress, 16) }
+        crc = payload.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, uInt($0.count)) }
+        return UInt32(truncatingIfNeeded: crc)
+    }
+
+    /// Zero-fills the file up to a multiple of ``growthStep`` at least `size` bytes long.
+    private func grow(toAtLeast size: Int) throws(LMDBError) {
+        let target = (size + Self.growthStep - 1) / Self.growthStep * Self.growthStep
+        let zeros = [UInt8](repeating: 0, count: min(Self.growthStep, target - allocated))
+        while allocated < target {
+            let chunk = min(zeros.count, target - allocated)
+            try writeFully(Array(zeros[..<chunk]), at: allocated)
+            allocated += chunk
+        }
+    }
+
+    private func writeFully(_ bytes: [UInt8], at offset: Int) throws(LMDBError) {
+        try FileIO.write(descriptor, bytes, at: offset, path: path)
+    }
+
+    private func sync() throws(LMDBError) {
+        try FileIO.sync(descriptor, path: path)
+    }
+
+    private func readAll() throws(LMDBError) -> [UInt8] {
+        try FileIO.read(descriptor, count: allocated, at: 0, path: path)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import LMDB
+import Testing
+import TestSupport
+
+/// The write-ahead log, tried by building on disk what a power cut leaves: the data file as
+/// the last checkpoint synced it, with the newest meta pages written over it (the kernel may
+/// write those before the pages they point at), and the log as it was synced.
+@Suite("The write-ahead log brings back what a power cut drops")
+struct WriteAheadLogTests {
+    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    static func configuration(mapSize: Int = 64 << 20) -> Environment.Configuration {
+        var configuration = Environment.Configuration()
+        configuration.writeAheadLog = true
+        configuration.mapSize = mapSize
+        return configuration
+    }
+
+    static func contents(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Writes `bytes` into the file at `path` in place (same inode), truncating it.
+    static func overwrite(_ path: String, with bytes: [UInt8]) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(bytes))
+        try handle.synchronize()
+    }
+
+    /// Opens an environment with a log in `path`, lets `writes` run after its opening
+    /// checkpoint, then closes it and puts back on disk what a power cut at that moment could
+    /// leave. `damage` may change the log's first file before it is put back.
+    static func writeThenCutPower(
+        in path: String, damage: (inout [UInt8]) -> Void = { _ in }, _ writes: (Environment) throws -> Void
+    ) throws {
+        let environment = try Environment(path: path, configuration: configuration())
+        // Just opened: the data file and the checkpoint are synced, and agree.
+        let syncedData = try contents(path + "/data.mdb")
+        let syncedCheckpoint = try contents(path + "/checkpoint")
+        try writes(environment)
+        // The newest meta pages, and the log as its appends synced it.
+        let newestMetaPages = Array(try contents(path + "/data.mdb").prefix(2 * pageSize))
+        var logs = try ["wal-0", "wal-1"].map { try contents(path + "/" + $0) }
+        environment.close()
+        damage(&logs[0])
+        try overwrite(path + "/data.mdb", with: newestMetaPages + syncedData.dropFirst(2 * pageSize))
+        try overwrite(path + "/checkpoint", with: syncedCheckpoint)
+        for (name, bytes) in zip(["wal-0", "wal-1"], logs) { try overwrite(path + "/" + name, with: bytes) }
+    }
+
+    @Test("Every committed write is back after a power cut that kept only the log")
+    func replaysAfterPowerCut() throws {
+        try withTemporaryDirectory { path in
+            try Self.writeThenCutPower(in: path) { environment throws in
+                let things = try environment.openDatabase(named: "things")
+                for index in 0..<40 {
+                    try environment.write { txn throws in try txn.put(Array(repeating: 0xAB, count: 100 + index), forKey: [UInt8(index)], in: things) }
+                }
+            }
+            let environment = try Environment(path: path, configuration: Self.configuration())
+            defer { environment.close() }
+            #expect(environment.replayedTransactions == 41)
+            let things = try environment.openDatabase(named: "things", flags: [])
+            try environment.read { txn throws in
+                for index in 0..<40 {
+                    #expect(try txn.value(in: things, forKey: [UInt8(index)]) == Array(repeating: 0xAB, count: 100 + index))
+                }
+            }
+        }
+    }
+
+    @Test("Deletes, emptied and created tables replay; an abandoned nested transaction does not")
+    func replaysEveryKindOfChange() throws {
+        struct Refused: Error {}
+        try withTemporaryDirectory { path in
+            try Self.writeThenCutPower(in: path) { environment throws in
+                let kept = try environment.openDatabase(named: "kept")
+                let emptied = try environment.openDatabase(named: "emptied")
+                try environment.write { txn throws in
+                    try txn.put([1], forKey: [1], in: kept)
+                    try? txn.withNestedTransaction { child throws in
+                        try child.put([2], forKey: [2], in: kept)
+                        throw Refused()
+                    }
+                    try txn.withNestedTransaction { child throws in try child.put([3], forKey: [3], in: kept) }
+                    try txn.put([4], forKey: [4], in: kept)
+                    try txn.put([9], forKey: [9], in: emptied)
+                }
+                try environment.write { txn throws in
+                    try txn.delete([4], in: kept)
+                    try txn.removeAll(in: emptied)
+                    let later = try txn.createDatabase(named: "later")
+                    try txn.put([5], forKey: [5], in: later)
+                }
+            }
+            let environment = try Environment(path: path, configuration: Self.configuration())
+            defer { environment.close() }
+            #expect(environment.replayedTransactions == 4)
+            let kept = try environment.openDatabase(named: "kept", flags: [])
+            let emptied = try environment.openDatabase(named: "emptied", flags: [])
+            let later = try environment.openDatabase(named: "later", flags: [])
+            try environment.read { txn throws in
+                #expect(try txn.value(in: kept, forKey: [1]) == [1])
+                #expect(try txn.value(in: kept, forKey: [2]) == nil)
+                #expect(try txn.value(in: kept, forKey: [3]) == [3])
+                #expect(try txn.value(in: kept, forKey: [4]) == nil)
+                #expect(try txn.statistics(of: emptied).entries == 0)
+                #expect(try txn.value(in: later, forKey: [5]) == [5])
+            }
+        }
+    }
+
+    @Test("A record torn by the cut ends the replay: the writes before it are back, it is not")
+    func tornRecordEndsReplay() throws {
+        try withTemporaryDirectory { path in
+            try Self.writeThenCutPower(in: path, damage: { log in
+                // The last record ends where the zeros after it begin: tear its last bytes.
+                let end = (log.lastIndex { $0 != 0 } ?? 0) + 1
+                for index in (end - 8)..<end { log[index] = 0 }
+            }) { environment throws in
+                let things = try environment.openDatabase(named: "things")
+                for index in 0..<10 {
+                    try environment.write { txn throws in try txn.put(Array(repeating: 0xCD, count: 64), forKey: [UInt8(index)], in: things) }
+                }
+            }
+            let environment = try Environment(path: path, configuration: Self.configuration())
+            defer { environment.close() }
+            #expect(environment.replayedTransactions == 10)
+            let things = try environment.openDatabase(named: "things", flags: [])
+            try environment.read { txn throws in
+                for index in 0..<9 { #expect(try txn.value(in: things, forKey: [UInt8(index)]) != nil) }
+                #expect(try txn.value(in: things, forKey: [9]) == nil)
+            }
+        }
+    }
+
+    @Test("A data file put in the store's place ignores the log of the one it replaced")
+    func replacedDataFileIgnoresLog() throws {
+        try withTemporaryDirectory { path in
+            let other = path + "/other"
+            try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+            let replacement = try Environment(path: other, configuration: Self.configuration())
+            let table = try replacement.openDatabase(named: "things")
+            try replacement.write { txn throws in try txn.put([7], forKey: [7], in: table) }
+            replacement.close()
+
+            let store = path + "/store"
+            try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+            try Self.writeThenCutPower(in: store) { environment throws in
+                let things = try environment.openDatabase(named: "things")
+                for index in 0..<5 { try environment.write { txn throws in try txn.put([1], forKey: [UInt8(index)], in: things) } }
+            }
+            #expect(rename(other + "/data.mdb", store + "/data.mdb") == 0)
+
+            let environment = try Environment(path: store, configuration: Self.configuration())
+            defer { environment.close() }
+            #expect(environment.replayedTransactions == 0)
+            let things = try environment.openDatabase(named: "things", flags: [])
+            try environment.read { txn throws in
+                #expect(try txn.value(in: things, forKey: [7]) == [7])
+                #expect(try txn.value(in: things, forKey: [0]) == nil)
+            }
+        }
+    }
+
+    @Test("Checkpoints in the background and a growing map keep every write; a clean close leaves nothing to replay")
+    func checkpointsAndGrowth() throws {
+        try withTemporaryDirectory { path in
+            let value = [UInt8](repeating: 0xEF, count: 8_192)
+            do {
+                let environment = try Environment(path: path, configuration: Self.configuration(mapSize: 1 << 20))
+                defer { environment.close() }
+                let things = try environment.openDatabase(named: "things")
+                for index in 0..<700 {
+                    try environment.write { txn throws in try txn.put(value, forKey: Array("key \(index)".utf8), in: things) }
+                }
+                #expect(environment.growthCount > 0)
+                try environment.read { txn throws in #expect(try txn.statistics(of: things).entries == 700) }
+            }
+            let environment = try Environment(path: path, configuration: Self.configuration())
+            defer { environment.close() }
+            #expect(environment.replayedTransactions == 0)
+            let things = try environment.openDatabase(named: "things", flags: [])
+            try environment.read { txn throws in
+                #expect(try txn.statistics(of: things).entries == 700)
+                #expect(try txn.value(in: things, forKey: Array("key 699".utf8)) == value)
+            }
+        }
+    }
+
+    @Test("A write-ahead log is refused where it cannot be kept")
+    func refusedWithoutDirectory() throws {
+        try withTemporaryDirectory { path in
+            var configuration = Self.configuration()
+            configuration.flags = [.noSubdirectory]
+            #expect(throws: LMDBError.self) { try Environment(path: path + "/file.mdb", configuration: configuration) }
+        }
+    }
+}
