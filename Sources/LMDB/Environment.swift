@@ -57,8 +57,9 @@ public final class Environment: @unchecked Sendable {
         /// Whether commits are made durable by a write-ahead log of the environment's own (one
         /// small synced append a commit) instead of liblmdb's two syncs of the data file. The
         /// log lives beside `data.mdb` (`wal-0`, `wal-1`, `checkpoint`); opening replays it.
-        /// Needs a directory (no `.noSubdirectory`), a writable environment, and no other
-        /// process writing to it. `.noSync` and `.noMetaSync` are then implied.
+        /// Needs a directory (no `.noSubdirectory`) and a writable environment. One process
+        /// keeps the log; others that open the environment meanwhile commit with liblmdb's own
+        /// syncs (see `WriteAheadLog`, rule 5). `.noSync` and `.noMetaSync` are then decided here.
         public var writeAheadLog = false
         /// The mode of the files liblmdb creates.
         public var fileMode: Int = 0o600
@@ -283,14 +284,18 @@ public final class Environment: @unchecked Sendable {
                     // One write transaction at a time from its begin to its log record.
                     if writeAheadLog != nil { writeSerializer.lock() }
                     defer { if writeAheadLog != nil { writeSerializer.unlock() } }
-                    let handle: OpaquePointer
+                    var begun: OpaquePointer?
                     do {
-                        handle = try beginWrite()
+                        begun = try beginWrite()
                     } catch let error as LMDBError where error.code == .mapResized {
-                        // Another process grew the map: adopt its size and begin again.
+                        // Another process grew the map: adopt its size and begin again. (The
+                        // serializer is let go meanwhile, so that a thread holding the map lock
+                        // shared and waiting for it cannot keep the resize waiting.)
+                        if writeAheadLog != nil { writeSerializer.unlock() }
+                        defer { if writeAheadLog != nil { writeSerializer.lock() } }
                         try mapLock.releasingShared { try adoptResizeFromAnotherProcess() }
-                        handle = try beginWrite()
                     }
+                    let handle = try begun ?? beginWrite()
                     var txn = WriteTransaction(handle: handle, maxKeySize: maxKeySize, redo: writeAheadLog.map { _ in RedoLog() })
                     let result: Result<R, any Error>
                     do {
@@ -317,15 +322,22 @@ public final class Environment: @unchecked Sendable {
                             return .failure(LMDBError(returnCode: rc, operation: "mdb_txn_commit"))
                         }
                         if let writeAheadLog {
-                            do {
-                                // A transaction that changed nothing committed no new snapshot.
-                                var info = MDB_envinfo()
-                                mdb_env_info(self.handle, &info)
-                                if UInt64(info.me_last_txnid) == transactionID {
-                                    try writeAheadLog.committed(transactionID, redo: txn.redo)
+                            // The newest transaction is this one when it changed something (a
+                            // recorded change always does); one that changed nothing committed
+                            // no snapshot. When another process committed after it, or it
+                            // changed what was not recorded, it is checkpointed instead of logged.
+                            var info = MDB_envinfo()
+                            mdb_env_info(self.handle, &info)
+                            let newest = UInt64(info.me_last_txnid)
+                            if newest >= transactionID {
+                                let recorded = newest == transactionID && txn.redo?.bytes.isEmpty == false
+                                do {
+                                    try writeAheadLog.committed(transactionID, redo: recorded ? txn.redo : nil)
+                                } catch {
+                                    // Committed and visible, but maybe not durable: its caller
+                                    // hears of the failure, as of any failed commit.
+                                    return .failure(error)
                                 }
-                            } catch {
-                                return .failure(error)
                             }
                         }
                     case .failure:
@@ -378,9 +390,8 @@ public final class Environment: @unchecked Sendable {
         try mapLock.withExclusive {
             try ensureOpen("mdb_env_set_mapsize")
             try drainIdleReaders()
-            try writeAheadLog?.releasePinsForResize()
+            // The write-ahead log's pins stay open: see resize(_:).
             try check("mdb_env_set_mapsize") { mdb_env_set_mapsize(handle, 0) }
-            try writeAheadLog?.pinAfterResize()
             var info = MDB_envinfo()
             mdb_env_info(handle, &info)
             state.withLock { $0.mapSize = info.me_mapsize }
@@ -399,9 +410,11 @@ public final class Environment: @unchecked Sendable {
             let target = try newSize(current)
             guard target > current else { return }
             try drainIdleReaders()
-            try writeAheadLog?.releasePinsForResize()
+            // The write-ahead log's pins stay open: a read transaction that is never read
+            // through holds no pointer into the map (liblmdb 0.9 refuses a resize only while a
+            // write transaction is open), and closing them would let the next commits reuse
+            // the pages of the checkpoint a power cut goes back to.
             try check("mdb_env_set_mapsize") { mdb_env_set_mapsize(handle, target) }
-            try writeAheadLog?.pinAfterResize()
             var info = MDB_envinfo()
             mdb_env_info(handle, &info)
             state.withLock {

@@ -208,6 +208,10 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
 
     /// Removes every entry of `database`, keeping the database. Wraps `mdb_drop` with 0.
     public mutating func removeAll(in database: Database) throws {
+        // Emptying an empty database changes nothing: not even liblmdb is asked (its drop would
+        // still make the transaction commit a snapshot, which the write-ahead log would then
+        // have to checkpoint).
+        guard try statistics(of: database).entries > 0 else { return }
         let rc = mdb_drop(unsafeHandle, database.dbi, 0)
         if rc != 0 {
             noteFailure(rc)
@@ -225,8 +229,11 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
     /// Opens a database as ``TransactionReading/openDatabase(named:flags:)`` does, recording the
     /// opening for the write-ahead log (it creates the database when `flags` has `.create`).
     func openDatabaseRecorded(named name: String?, flags: DatabaseFlags) throws -> Database {
+        // Only a creation changes anything: opening an existing database is not recorded (a
+        // recorded change must make the transaction commit a snapshot of its own).
+        if flags.contains(.create), let existing = try existingDatabase(named: name) { return existing }
         let database = try openDatabase(named: name, flags: flags)
-        redo?.recordOpen(named: name, flags: flags.rawValue)
+        if flags.contains(.create) { redo?.recordOpen(named: name, flags: flags.rawValue) }
         return database
     }
 

@@ -32,11 +32,14 @@ struct WriteAheadLogTests {
 
     /// Opens an environment with a log in `path`, lets `writes` run after its opening
     /// checkpoint, then closes it and puts back on disk what a power cut at that moment could
-    /// leave. `damage` may change the log's first file before it is put back.
+    /// leave. `damage` may change the log's first file before it is put back. `writes` must not
+    /// make the log start again (a synchronous checkpoint would): what is put back is the
+    /// opening checkpoint and every record since.
     static func writeThenCutPower(
-        in path: String, damage: (inout [UInt8]) -> Void = { _ in }, _ writes: (Environment) throws -> Void
+        in path: String, configuration: Environment.Configuration = configuration(), damage: (inout [UInt8]) -> Void = { _ in },
+        _ writes: (Environment) throws -> Void
     ) throws {
-        let environment = try Environment(path: path, configuration: configuration())
+        let environment = try Environment(path: path, configuration: configuration)
         // Just opened: the data file and the checkpoint are synced, and agree.
         let syncedData = try contents(path + "/data.mdb")
         let syncedCheckpoint = try contents(path + "/checkpoint")
@@ -149,19 +152,81 @@ struct WriteAheadLogTests {
 
             let store = path + "/store"
             try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+            // The old store is many transactions ahead of the replacement, so that its
+            // checkpoint's and records' ids would shadow the replacement's own.
+            let old = try Environment(path: store, configuration: Self.configuration())
+            let oldTable = try old.openDatabase(named: "things")
+            for index in 0..<50 { try old.write { txn throws in try txn.put([3], forKey: [100, UInt8(index)], in: oldTable) } }
+            old.close()
             try Self.writeThenCutPower(in: store) { environment throws in
                 let things = try environment.openDatabase(named: "things")
                 for index in 0..<5 { try environment.write { txn throws in try txn.put([1], forKey: [UInt8(index)], in: things) } }
             }
             #expect(rename(other + "/data.mdb", store + "/data.mdb") == 0)
 
+            // The old store's checkpoint and log are forgotten; the replacement's own writes,
+            // cut off by a power cut in their turn, come back from its own log.
+            try Self.writeThenCutPower(in: store) { environment in
+                #expect(environment.replayedTransactions == 0)
+                let things = try environment.openDatabase(named: "things", flags: [])
+                try environment.read { txn throws in
+                    #expect(try txn.value(in: things, forKey: [7]) == [7])
+                    #expect(try txn.value(in: things, forKey: [0]) == nil)
+                }
+                for index in 10..<15 { try environment.write { txn throws in try txn.put([2], forKey: [UInt8(index)], in: things) } }
+            }
             let environment = try Environment(path: store, configuration: Self.configuration())
             defer { environment.close() }
-            #expect(environment.replayedTransactions == 0)
+            #expect(environment.replayedTransactions == 5)
             let things = try environment.openDatabase(named: "things", flags: [])
             try environment.read { txn throws in
                 #expect(try txn.value(in: things, forKey: [7]) == [7])
                 #expect(try txn.value(in: things, forKey: [0]) == nil)
+                for index in 10..<15 { #expect(try txn.value(in: things, forKey: [UInt8(index)]) == [2]) }
+            }
+        }
+    }
+
+    @Test("A replay that outgrows the map the store was opened with grows it")
+    func replayGrowsTheMap() throws {
+        try withTemporaryDirectory { path in
+            let value = [UInt8](repeating: 0x5A, count: 64 * 1_024)
+            var configuration = Self.configuration(mapSize: 1 << 20)
+            try Self.writeThenCutPower(in: path, configuration: configuration) { environment in
+                let things = try environment.openDatabase(named: "things")
+                for index in 0..<40 { try environment.write { txn throws in try txn.put(value, forKey: [UInt8(index)], in: things) } }
+            }
+            configuration.mapSize = 1 << 20
+            let environment = try Environment(path: path, configuration: configuration)
+            defer { environment.close() }
+            #expect(environment.replayedTransactions > 0)
+            let things = try environment.openDatabase(named: "things", flags: [])
+            try environment.read { txn throws in
+                #expect(try txn.statistics(of: things).entries == 40)
+                #expect(try txn.value(in: things, forKey: [39]) == value)
+            }
+        }
+    }
+
+    @Test("Transactions that change nothing are not logged, and the log replays past them")
+    func noChangeTransactions() throws {
+        try withTemporaryDirectory { path in
+            try Self.writeThenCutPower(in: path) { environment in
+                let things = try environment.openDatabase(named: "things")
+                let empty = try environment.openDatabase(named: "empty")
+                try environment.write { txn throws in try txn.put([1], forKey: [1], in: things) }
+                // Opening a table that exists, and emptying an empty one, change nothing.
+                _ = try environment.openDatabase(named: "things")
+                try environment.write { txn throws in try txn.removeAll(in: empty) }
+                try environment.write { txn throws in _ = try txn.delete([9], in: things) }
+                try environment.write { txn throws in try txn.put([2], forKey: [2], in: things) }
+            }
+            let environment = try Environment(path: path, configuration: Self.configuration())
+            defer { environment.close() }
+            let things = try environment.openDatabase(named: "things", flags: [])
+            try environment.read { txn throws in
+                #expect(try txn.value(in: things, forKey: [1]) == [1])
+                #expect(try txn.value(in: things, forKey: [2]) == [2])
             }
         }
     }

@@ -18,30 +18,32 @@ struct Checkpoint: Equatable {
 }
 
 /// The file holding the last checkpoint, in two slots written in turn, so that a write torn by
-/// a power cut leaves the other slot whole. Several processes may write it (see
-/// ``write(_:)``); the one keeping the log holds its ownership lock (``claimOwnership()``). A slot is a 40-byte header (magic `CKP1`, the
-/// page size, the transaction id, the inode, 8 bytes of zero, CRC-32 of the rest) and the two
-/// meta pages.
+/// a power cut leaves the other slot whole. Several processes may write it (see ``write(_:)``);
+/// the one keeping the log holds its ownership lock (``claimOwnership()``).
+///
+/// A slot is a 40-byte header (magic `CKP1`, the data file's page size, the transaction id, the
+/// inode, 8 bytes of zero, CRC-32 of the rest) and the two meta pages. Slots are
+/// ``slotStride`` bytes apart whatever the page size, so that a store moved between machines of
+/// different page sizes still reads.
 final class CheckpointFile {
     static let magic: UInt32 = 0x3150_4B43  // "CKP1", little-endian
     static let headerSize = 40
 
+    /// Room for a slot of liblmdb's largest page size (64 KiB).
+    static let slotStride = headerSize + 2 * 65_536
+
     let path: String
-    let pageSize: Int
     private let descriptor: Int32
 
-    /// Opens (creating) the file at `path`, for data files of `pageSize`-byte pages.
-    init(path: String, pageSize: Int) throws(LMDBError) {
+    /// Opens (creating) the file at `path`.
+    init(path: String) throws(LMDBError) {
         self.path = path
-        self.pageSize = pageSize
         self.descriptor = try FileIO.open(path)
     }
 
     deinit {
         close(descriptor)
     }
-
-    private var slotSize: Int { Self.headerSize + 2 * pageSize }
 
     /// Takes the file's ownership lock (`flock`, exclusive, without waiting): the process that
     /// holds it keeps the log. Released when the file is closed.
@@ -52,6 +54,12 @@ final class CheckpointFile {
             throw LMDBError(returnCode: errno, operation: "flock", context: path)
         }
         return true
+    }
+
+    /// Forgets every checkpoint (they belong to a data file that was replaced), durably.
+    func reset() throws(LMDBError) {
+        guard ftruncate(descriptor, 0) == 0 else { throw LMDBError(returnCode: errno, operation: "ftruncate", context: path) }
+        try FileIO.sync(descriptor, path: path)
     }
 
     /// Gives up the ownership lock, if this process held it.
@@ -67,7 +75,7 @@ final class CheckpointFile {
     private func newest() throws(LMDBError) -> (slot: Int, checkpoint: Checkpoint)? {
         var best: (slot: Int, checkpoint: Checkpoint)?
         for slot in 0..<2 {
-            let bytes = try FileIO.read(descriptor, count: slotSize, at: slot * slotSize, path: path)
+            let bytes = try FileIO.read(descriptor, count: Self.slotStride, at: slot * Self.slotStride, path: path)
             guard let checkpoint = decode(bytes) else { continue }
             if best.map({ checkpoint.transactionID > $0.checkpoint.transactionID }) ?? true { best = (slot, checkpoint) }
         }
@@ -81,7 +89,9 @@ final class CheckpointFile {
     /// - Returns: the transaction of the newest checkpoint now recorded.
     @discardableResult
     func write(_ checkpoint: Checkpoint) throws(LMDBError) -> UInt64 {
-        precondition(checkpoint.metaPages.count == 2 * pageSize, "a checkpoint holds two meta pages")
+        let pageSize = checkpoint.metaPages.count / 2
+        precondition(pageSize > 0 && 2 * pageSize == checkpoint.metaPages.count && Self.headerSize + 2 * pageSize <= Self.slotStride,
+                     "a checkpoint holds two meta pages")
         try lockRecords(F_WRLCK)
         defer { try? lockRecords(F_UNLCK) }
         let newest = try newest()
@@ -97,7 +107,7 @@ final class CheckpointFile {
         let checksum = Self.checksum(bytes)
         bytes.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 32, as: UInt32.self) }
         let slot = newest.map { 1 - $0.slot } ?? 0
-        try FileIO.write(descriptor, bytes, at: slot * slotSize, path: path)
+        try FileIO.write(descriptor, bytes, at: slot * Self.slotStride, path: path)
         try FileIO.sync(descriptor, path: path)
         return checkpoint.transactionID
     }
@@ -114,7 +124,7 @@ final class CheckpointFile {
     }
 
     private func decode(_ bytes: [UInt8]) -> Checkpoint? {
-        guard bytes.count == slotSize else { return nil }
+        guard bytes.count >= Self.headerSize else { return nil }
         let (magic, size, id, inode, stored) = bytes.withUnsafeBytes { raw in
             (UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)),
              UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
@@ -122,8 +132,11 @@ final class CheckpointFile {
              UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
              UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: UInt32.self)))
         }
-        guard magic == Self.magic, Int(size) == pageSize, stored == Self.checksum(bytes) else { return nil }
-        return Checkpoint(transactionID: id, inode: inode, metaPages: Array(bytes[Self.headerSize...]))
+        let end = Self.headerSize + 2 * Int(size)
+        guard magic == Self.magic, size > 0, end <= bytes.count else { return nil }
+        let slot = Array(bytes[..<end])
+        guard stored == Self.checksum(slot) else { return nil }
+        return Checkpoint(transactionID: id, inode: inode, metaPages: Array(slot[Self.headerSize...]))
     }
 
     /// CRC-32 of the slot with its checksum field (bytes 32..<36) left out.

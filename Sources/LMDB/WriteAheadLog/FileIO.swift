@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -8,13 +9,39 @@ internal import Darwin
 /// retried, and any other failure an ``LMDBError`` carrying `errno` and the file's path (so that
 /// `ENOSPC` reads as ``LMDBError/Code/noSpace``, as liblmdb's own does).
 enum FileIO {
-    /// Opens (creating, mode 0600) `path` for reading and writing.
+    /// Opens (creating, mode 0600) `path` for reading and writing. A file it creates has its
+    /// directory synced too, so that the file itself survives a power cut.
     static func open(_ path: String) throws(LMDBError) -> Int32 {
         while true {
-            let descriptor = openFile(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            if descriptor >= 0 { return descriptor }
+            let existing = openFile(path, O_RDWR | O_CLOEXEC, 0)
+            if existing >= 0 { return existing }
             if errno == EINTR { continue }
-            throw LMDBError(returnCode: errno, operation: "open", context: path)
+            guard errno == ENOENT else { throw LMDBError(returnCode: errno, operation: "open", context: path) }
+            let created = openFile(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if created < 0 {
+                // Another process created it meanwhile (EEXIST): open that one.
+                if errno == EEXIST || errno == EINTR { continue }
+                throw LMDBError(returnCode: errno, operation: "open", context: path)
+            }
+            do {
+                try syncDirectory(containing: path)
+            } catch {
+                release(created)
+                throw error
+            }
+            return created
+        }
+    }
+
+    /// Syncs the directory holding `path`, making a name created in it durable.
+    private static func syncDirectory(containing path: String) throws(LMDBError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let descriptor = openFile(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard descriptor >= 0 else { throw LMDBError(returnCode: errno, operation: "open", context: directory) }
+        defer { release(descriptor) }
+        while fsync(descriptor) != 0 {
+            if errno == EINTR { continue }
+            throw LMDBError(returnCode: errno, operation: "fsync", context: directory)
         }
     }
 

@@ -70,6 +70,14 @@ final class LogFile {
         appendOffset = end
     }
 
+    /// Forgets every record (they belong to a data file that was replaced), durably.
+    func reset() throws(LMDBError) {
+        guard ftruncate(descriptor, 0) == 0 else { throw LMDBError(returnCode: errno, operation: "ftruncate", context: path) }
+        try sync()
+        allocated = 0
+        appendOffset = 0
+    }
+
     /// The next record goes at the start of the file (a checkpoint covers every record in it).
     func rewind() {
         appendOffset = 0

@@ -27,8 +27,10 @@ import Synchronization
 ///    returns; a failed append checkpoints at once instead, and the commit fails only when
 ///    that fails too.
 /// 3. A checkpoint never goes back: one older than the recorded one is dropped.
-/// 4. Growing the map needs every transaction out of it: it checkpoints synchronously, closes
-///    the pins, and pins the checkpoint again after.
+/// 4. The pins stay open while the map grows (they are never read through), so the recorded
+///    checkpoint's tree is never reused. After a failed sync of the data file no checkpoint is
+///    recorded again (Linux may have dropped the pages it could not write, and a later sync
+///    that succeeds would not say so): the log keeps every record from the last good one.
 /// 5. One process keeps the log: the first to open the environment with a log (it holds the
 ///    checkpoint file's ownership lock). It puts a checkpoint back and replays the log only
 ///    when no other process has the environment open (after a power cut none has). Another
@@ -89,6 +91,8 @@ final class WriteAheadLog: @unchecked Sendable {
         /// The transaction of the checkpoint last recorded.
         var checkpointed: UInt64
         var closed = false
+        /// Set when a sync of the data file failed (rule 4).
+        var dataSyncFailed = false
     }
 
     /// How many records the opening replayed.
@@ -103,6 +107,9 @@ final class WriteAheadLog: @unchecked Sendable {
         var isOwner: Bool
         /// The checkpoint whose meta pages were put back, after which the log is replayed.
         var restored: Checkpoint?
+        /// Whether the checkpoint and the log belonged to a data file since replaced (they are
+        /// forgotten: the checkpoint already, the log when the files open).
+        var forgetLog = false
     }
 
     /// Before liblmdb opens the environment in `directory`: claims the log (rule 5), and when
@@ -111,12 +118,18 @@ final class WriteAheadLog: @unchecked Sendable {
     /// tree. A checkpoint of another data file (one restored in its place) is ignored.
     static func prepare(directory: String) throws(LMDBError) -> Prepared {
         let dataFile = directory + "/data.mdb"
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let checkpoints = try CheckpointFile(path: directory + "/" + checkpointFileName, pageSize: pageSize)
+        let checkpoints = try CheckpointFile(path: directory + "/" + checkpointFileName)
         let isOwner = try checkpoints.claimOwnership()
-        guard isOwner, FileManager.default.fileExists(atPath: dataFile), !(try otherProcessHasOpen(directory)),
-              let checkpoint = try checkpoints.latest(), checkpoint.inode == (try FileIO.inode(of: dataFile))
-        else { return Prepared(checkpoints: checkpoints, isOwner: isOwner, restored: nil) }
+        guard isOwner, FileManager.default.fileExists(atPath: dataFile), let checkpoint = try checkpoints.latest() else {
+            return Prepared(checkpoints: checkpoints, isOwner: isOwner, restored: nil)
+        }
+        guard checkpoint.inode == (try FileIO.inode(of: dataFile)) else {
+            // A data file put in place of the one the checkpoint and the log describe: their
+            // transaction ids mean nothing for it.
+            try checkpoints.reset()
+            return Prepared(checkpoints: checkpoints, isOwner: true, restored: nil, forgetLog: true)
+        }
+        guard !(try otherProcessHasOpen(directory)) else { return Prepared(checkpoints: checkpoints, isOwner: true, restored: nil) }
         try MetaPages.restore(checkpoint.metaPages, dataFile: dataFile)
         return Prepared(checkpoints: checkpoints, isOwner: true, restored: checkpoint)
     }
@@ -145,9 +158,6 @@ final class WriteAheadLog: @unchecked Sendable {
         var stat = MDB_stat()
         try check("mdb_env_stat") { mdb_env_stat(environment, &stat) }
         self.pageSize = Int(stat.ms_psize)
-        guard pageSize == prepared.checkpoints.pageSize else {
-            throw LMDBError(code: .incompatible, operation: "mdb_env_open", message: "pages of \(pageSize) bytes, not the system's \(prepared.checkpoints.pageSize)")
-        }
         self.inode = try FileIO.inode(of: dataFile)
         self.isOwner = prepared.isOwner
         self.checkpoints = prepared.checkpoints
@@ -156,7 +166,13 @@ final class WriteAheadLog: @unchecked Sendable {
         self.lastCommitted = current
         self.state = Mutex(State(checkpointed: prepared.restored?.transactionID ?? 0))
         guard isOwner else { return }
-        if let restored = prepared.restored, restored.transactionID == current {
+        if prepared.forgetLog { for log in logs { try log.reset() } }
+        if let restored = prepared.restored {
+            guard restored.transactionID == current else {
+                throw LMDBError(
+                    code: .corrupted, operation: "mdb_env_open",
+                    message: "\(dataFile) opened at transaction \(current), not at its checkpoint's \(restored.transactionID)")
+            }
             // The restored checkpoint's tree stays whole while the records are replayed on it.
             let pin = try beginPin(expecting: current)
             state.withLock { $0.pin = pin }
@@ -182,27 +198,48 @@ final class WriteAheadLog: @unchecked Sendable {
         records.sort { $0.transactionID < $1.transactionID }
         for record in records {
             guard record.transactionID == expected else { break }
-            var txn: OpaquePointer?
-            try check("mdb_txn_begin", context: "replaying the write-ahead log") { mdb_txn_begin(environment, nil, 0, &txn) }
-            guard let txn else { throw LMDBError(code: .invalidArgument, operation: "mdb_txn_begin", message: "returned no transaction") }
-            guard UInt64(mdb_txn_id(txn)) == expected else {
-                mdb_txn_abort(txn)
-                throw LMDBError(
-                    code: .corrupted, operation: "replaying the write-ahead log",
-                    message: "transaction \(expected) would be replayed as \(mdb_txn_id(txn)) in \(dataFile)")
-            }
-            let applied = record.payload.withUnsafeBytes { payload in
-                Result { () throws(LMDBError) in try RedoLog.replay(payload, in: txn) }
-            }
-            if case .failure(let error) = applied {
-                mdb_txn_abort(txn)
-                throw error
-            }
-            try check("mdb_txn_commit", context: "replaying the write-ahead log") { mdb_txn_commit(txn) }
+            // The map was sized for the checkpoint's tree: a record that fills it grows it and
+            // is applied again.
+            while try !apply(record) { try growMap() }
             expected += 1
             replayed += 1
         }
         return replayed
+    }
+
+    /// Applies one record as its own transaction; `false` when the map filled (nothing applied).
+    private func apply(_ record: LogFile.Record) throws(LMDBError) -> Bool {
+        var txn: OpaquePointer?
+        try check("mdb_txn_begin", context: "replaying the write-ahead log") { mdb_txn_begin(environment, nil, 0, &txn) }
+        guard let txn else { throw LMDBError(code: .invalidArgument, operation: "mdb_txn_begin", message: "returned no transaction") }
+        guard UInt64(mdb_txn_id(txn)) == record.transactionID else {
+            mdb_txn_abort(txn)
+            throw LMDBError(
+                code: .corrupted, operation: "replaying the write-ahead log",
+                message: "transaction \(record.transactionID) would be replayed as \(mdb_txn_id(txn)) in \(dataFile)")
+        }
+        let applied = record.payload.withUnsafeBytes { payload in
+            Result { () throws(LMDBError) in try RedoLog.replay(payload, in: txn) }
+        }
+        if case .failure(let error) = applied {
+            mdb_txn_abort(txn)
+            if error.code == .mapFull { return false }
+            throw error
+        }
+        let rc = mdb_txn_commit(txn)
+        if rc == MDB_MAP_FULL { return false }
+        try check("mdb_txn_commit", context: "replaying the write-ahead log") { rc }
+        return true
+    }
+
+    /// Doubles the map while replaying (no write transaction is open; the pin is never read
+    /// through, see ``Environment``'s resize).
+    private func growMap() throws(LMDBError) {
+        var info = MDB_envinfo()
+        try check("mdb_env_info") { mdb_env_info(environment, &info) }
+        try check("mdb_env_set_mapsize", context: "replaying the write-ahead log") {
+            mdb_env_set_mapsize(environment, max(info.me_mapsize * 2, info.me_mapsize + (1 << 20)))
+        }
     }
 
     // MARK: Commits
@@ -222,6 +259,8 @@ final class WriteAheadLog: @unchecked Sendable {
             return
         }
         guard let redo, !redo.bytes.isEmpty, !logBroken, followsOwn else {
+            // Until a checkpoint covers this transaction, nothing may be logged after it.
+            logBroken = true
             try checkpoint(keepingPin: true)
             return
         }
@@ -248,7 +287,7 @@ final class WriteAheadLog: @unchecked Sendable {
     /// Pins the newest transaction and reads its meta pages, and records them as a checkpoint in
     /// the background once the data file is synced. Does nothing while one is being taken.
     private func startCheckpoint() {
-        guard state.withLock({ $0.pendingPin == nil && !$0.closed }) else { return }
+        guard state.withLock({ $0.pendingPin == nil && !$0.closed && !$0.dataSyncFailed }) else { return }
         guard let (checkpoint, pin) = try? captureNewest(pinning: true), let pin else { return }
         state.withLock { $0.pendingPin = pin }
         commitsSinceCheckpoint = 0
@@ -273,10 +312,10 @@ final class WriteAheadLog: @unchecked Sendable {
                 guard current else { return }
                 let recorded: UInt64
                 do {
-                    try check("mdb_env_sync") { mdb_env_sync(environment, 1) }
+                    try syncDataFile()
                     recorded = try checkpoints.write(checkpoint)
                 } catch {
-                    // The recorded checkpoint stays; the next one tries again.
+                    // The recorded checkpoint stays.
                     state.withLock { $0.pendingPin = nil }
                     pin.end()
                     return
@@ -315,7 +354,7 @@ final class WriteAheadLog: @unchecked Sendable {
             let (checkpoint, pin) = try captureNewest(pinning: keepingPin)
             let recorded: UInt64
             do {
-                try check("mdb_env_sync") { mdb_env_sync(environment, 1) }
+                try syncDataFile()
                 recorded = try checkpoints.write(checkpoint)
             } catch {
                 pin?.end()
@@ -342,10 +381,24 @@ final class WriteAheadLog: @unchecked Sendable {
     /// owner's newer commits are not synced.
     private func checkpointAfterOwnSync() throws(LMDBError) {
         try withWriterLock { () throws(LMDBError) in
-            try check("mdb_env_sync") { mdb_env_sync(environment, 1) }
+            try syncDataFile()
             let transactionID = try Self.lastTransaction(environment)
             let metaPages = try MetaPages.read(dataFile: dataFile, pageSize: pageSize)
             try checkpoints.write(Checkpoint(transactionID: transactionID, inode: inode, metaPages: metaPages))
+        }
+    }
+
+    /// Syncs the data file, unless one of its syncs failed before (rule 4).
+    private func syncDataFile() throws(LMDBError) {
+        if state.withLock({ $0.dataSyncFailed }) {
+            throw LMDBError(
+                code: .ioError, operation: "mdb_env_sync",
+                message: "an earlier sync of \(dataFile) failed; no checkpoint is recorded until the store is opened again")
+        }
+        let rc = mdb_env_sync(environment, 1)
+        if rc != 0 {
+            state.withLock { $0.dataSyncFailed = true }
+            throw LMDBError(returnCode: rc, operation: "mdb_env_sync", context: dataFile)
         }
     }
 
@@ -367,23 +420,6 @@ final class WriteAheadLog: @unchecked Sendable {
         try check("mdb_txn_begin", context: "holding the writer lock") { mdb_txn_begin(environment, nil, 0, &txn) }
         defer { mdb_txn_abort(txn) }
         return try body()
-    }
-
-    /// Before the map grows (the map lock held exclusively): checkpoints, and closes every pin
-    /// (rule 4).
-    func releasePinsForResize() throws(LMDBError) {
-        try checkpoint(keepingPin: false)
-        let pending = state.withLock { state -> Pin? in
-            defer { state.pendingPin = nil }
-            return state.pendingPin
-        }
-        pending?.end()
-    }
-
-    /// After the map grew: checkpoints and pins again (another process may have committed).
-    func pinAfterResize() throws(LMDBError) {
-        guard isOwner else { return }
-        try checkpoint(keepingPin: true)
     }
 
     /// Checkpoints one last time (so the next opening replays nothing) and closes the pins.
