@@ -39,6 +39,14 @@ import Synchronization
 ///    transaction of another process between two of its own, checkpoints before it logs again.
 /// 6. A checkpoint's transaction and meta pages are read while holding liblmdb's writer lock,
 ///    so that no process's commit is half written into them.
+///
+/// Known limits: a process that opens the environment in the instant between the owner's
+/// check of `lock.mdb` and its own opening may see the meta pages put back under it (opening
+/// after a crash while `workoutd invite` starts); and one process must not open the same
+/// environment twice (liblmdb's rule too), since closing the check's descriptor of `lock.mdb`
+/// would drop that process's locks on it. A commit whose append and fallback checkpoint both
+/// fail is reported failed although it is committed and visible, as any commit whose sync
+/// fails is.
 final class WriteAheadLog: @unchecked Sendable {
     // Safe because: the log files, `current`, `lastInFile`, `lastCommitted` and the counters are
     // used only by the environment's one writer at a time (rule 1) or under the map lock held
