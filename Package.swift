@@ -77,7 +77,7 @@ let package = Package(
         // The one way system calls are made: EINTR retried, errno named with the call.
         .target(name: "SystemCalls", swiftSettings: strictSettings),
         // A safe, generic wrapper of liblmdb.
-        .target(name: "LMDB", dependencies: ["CLMDB", "CZlib"], swiftSettings: strictSettings),
+        .target(name: "LMDB", dependencies: ["CLMDB", "CZlib", "SystemCalls"], swiftSettings: strictSettings),
         // Typed tables, ordered keys, secondary indexes, range scans, group commit, schema, backup.
         .target(name: "Storage", dependencies: ["LMDB", "SystemCalls"], exclude: ["README.md"], swiftSettings: strictSettings),
 

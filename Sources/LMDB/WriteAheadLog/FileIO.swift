@@ -1,59 +1,53 @@
-import Foundation
+import SystemCalls
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
 internal import Darwin
 #endif
 
-/// Whole reads, whole writes and syncs at an offset, for the write-ahead log's files: `EINTR`
-/// retried, and any other failure an ``LMDBError`` carrying `errno` and the file's path (so that
-/// `ENOSPC` reads as ``LMDBError/Code/noSpace``, as liblmdb's own does).
+/// Whole reads, whole writes and syncs at an offset, for the write-ahead log's files. The calls
+/// go through ``SystemCall`` (`EINTR` retried); a failure becomes an ``LMDBError`` carrying
+/// `errno` and the file's path, so that `ENOSPC` reads as ``LMDBError/Code/noSpace``, as
+/// liblmdb's own does.
 enum FileIO {
     /// Opens (creating, mode 0600) `path` for reading and writing. A file it creates has its
     /// directory synced too, so that the file itself survives a power cut.
     static func open(_ path: String) throws(LMDBError) -> Int32 {
-        while true {
-            let existing = openFile(path, O_RDWR | O_CLOEXEC, 0)
-            if existing >= 0 { return existing }
-            if errno == EINTR { continue }
-            guard errno == ENOENT else { throw LMDBError(returnCode: errno, operation: "open", context: path) }
-            let created = openFile(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if created < 0 {
-                // Another process created it meanwhile (EEXIST): open that one.
-                if errno == EEXIST || errno == EINTR { continue }
-                throw LMDBError(returnCode: errno, operation: "open", context: path)
+        try named { () throws(SystemCallError) -> Int32 in
+            while true {
+                do throws(SystemCallError) {
+                    return try SystemCall.retrying("open", subject: path) { openFile(path, O_RDWR | O_CLOEXEC, 0) }
+                } catch where error.errno == ENOENT {
+                    // Not there yet: create it, unless another process just did (EEXIST).
+                }
+                let created: Int32
+                do throws(SystemCallError) {
+                    created = try SystemCall.retrying("open", subject: path) {
+                        openFile(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                    }
+                } catch where error.errno == EEXIST {
+                    continue
+                }
+                do throws(SystemCallError) {
+                    try SystemCall.syncDirectory(containing: path)
+                } catch {
+                    release(created)
+                    throw error
+                }
+                return created
             }
-            do {
-                try syncDirectory(containing: path)
-            } catch {
-                release(created)
-                throw error
-            }
-            return created
-        }
-    }
-
-    /// Syncs the directory holding `path`, making a name created in it durable.
-    private static func syncDirectory(containing path: String) throws(LMDBError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let descriptor = openFile(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        guard descriptor >= 0 else { throw LMDBError(returnCode: errno, operation: "open", context: directory) }
-        defer { release(descriptor) }
-        while fsync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            throw LMDBError(returnCode: errno, operation: "fsync", context: directory)
         }
     }
 
     /// Closes `descriptor` (for code in types with a `close` of their own).
     static func release(_ descriptor: Int32) {
-        _ = close(descriptor)
+        try? SystemCall.close(descriptor)
     }
 
     /// The size of the open file.
     static func size(_ descriptor: Int32, path: String) throws(LMDBError) -> Int {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw LMDBError(returnCode: errno, operation: "fstat", context: path) }
+        try named { () throws(SystemCallError) in try SystemCall.retrying("fstat", subject: path) { fstat(descriptor, &status) } }
         return Int(status.st_size)
     }
 
@@ -61,12 +55,11 @@ enum FileIO {
     static func write(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws(LMDBError) {
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(offset + written)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw LMDBError(returnCode: errno, operation: "pwrite", context: path)
+            written += try named { () throws(SystemCallError) in
+                try SystemCall.retrying("pwrite", subject: path) {
+                    bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(offset + written)) }
+                }
             }
-            written += count
         }
     }
 
@@ -75,10 +68,10 @@ enum FileIO {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw LMDBError(returnCode: errno, operation: "pread", context: path)
+            let read = try named { () throws(SystemCallError) in
+                try SystemCall.retrying("pread", subject: path) {
+                    bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+                }
             }
             if read == 0 { break }
             done += read
@@ -88,17 +81,24 @@ enum FileIO {
 
     /// Makes what was written to the file durable (`fdatasync`).
     static func sync(_ descriptor: Int32, path: String) throws(LMDBError) {
-        while fdatasync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            throw LMDBError(returnCode: errno, operation: "fdatasync", context: path)
-        }
+        try named { () throws(SystemCallError) in try SystemCall.retrying("fdatasync", subject: path) { fdatasync(descriptor) } }
     }
 
     /// The inode of `path`, which tells one data file from another put in its place.
     static func inode(of path: String) throws(LMDBError) -> UInt64 {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw LMDBError(returnCode: errno, operation: "stat", context: path) }
+        try named { () throws(SystemCallError) in try SystemCall.retrying("stat", subject: path) { stat(path, &status) } }
         return UInt64(status.st_ino)
+    }
+
+    /// Runs `body`, naming its ``SystemCallError`` as an ``LMDBError`` of the same `errno`.
+    @discardableResult
+    private static func named<R>(_ body: () throws(SystemCallError) -> R) throws(LMDBError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw LMDBError(returnCode: error.errno, operation: error.call, context: error.subject)
+        }
     }
 }
 
