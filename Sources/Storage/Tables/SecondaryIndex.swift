@@ -83,7 +83,9 @@ extension WriteTransaction {
     public mutating func put<K, V>(_ value: V, forKey key: K, in table: IndexedTable<K, V>) throws -> V? {
         let keyBytes = key.orderedKey.bytes
         let previous = try get(key, from: table.table)
-        try put(value.storedBytes(), forKey: keyBytes, in: table.table.database)
+        let bytes = try value.storedBytes()
+        try put(bytes, forKey: keyBytes, in: table.table.database)
+        table.table.cache?.remember(value, storedBytes: bytes, forKey: keyBytes)
         for index in table.indexes {
             let old = previous.map { Set(index.keys(key, $0)) } ?? []
             let new = index.keys(key, value)

@@ -7,9 +7,36 @@ public import LMDB
 public struct Table<Key: OrderedKeyCodable, Value: StoredValue>: Sendable {
     /// The underlying database.
     public let database: Database
+    /// Decoded values kept with their bytes (``cachingDecodedValues(capacity:)``), or `nil`.
+    let cache: DecodedValueCache<Value>?
 
     /// Wraps an opened database.
-    public init(database: Database) { self.database = database }
+    public init(database: Database) {
+        self.database = database
+        self.cache = nil
+    }
+
+    private init(database: Database, cache: DecodedValueCache<Value>) {
+        self.database = database
+        self.cache = cache
+    }
+
+    /// This table, keeping the decoded values of up to `capacity` records it reads or
+    /// stores, for a table whose few records are read far more often than they change (the
+    /// members, their sessions). See ``DecodedValueCache``.
+    public func cachingDecodedValues(capacity: Int) -> Table {
+        Table(database: database, cache: DecodedValueCache(capacity: capacity))
+    }
+
+    /// The value of `bytes`, read under `key`: the cached one when it stands for exactly
+    /// these bytes, else decoded (and cached).
+    func value(_ bytes: UnsafeRawBufferPointer, key: [UInt8]) throws -> Value {
+        guard let cache else { return try key.withUnsafeBytes { try decodeValue(bytes, key: $0) } }
+        if let cached = cache.value(forKey: key, storedBytes: bytes) { return cached }
+        let value = try key.withUnsafeBytes { try decodeValue(bytes, key: $0) }
+        cache.remember(value, storedBytes: Array(bytes), forKey: key)
+        return value
+    }
 
     /// The table's name.
     public var name: String { database.name ?? "(main)" }
@@ -48,9 +75,7 @@ extension TransactionReading where Self: ~Copyable {
     /// The value stored under `key`, or `nil`.
     public func get<K, V>(_ key: K, from table: Table<K, V>) throws -> V? {
         let keyBytes = key.orderedKey.bytes
-        return try withValue(in: table.database, forKey: keyBytes) { bytes in
-            try keyBytes.withUnsafeBytes { try table.decodeValue(bytes, key: $0) }
-        }
+        return try withValue(in: table.database, forKey: keyBytes) { bytes in try table.value(bytes, key: keyBytes) }
     }
 
     /// Whether `key` is present in `table`.
@@ -67,14 +92,21 @@ extension TransactionReading where Self: ~Copyable {
 extension WriteTransaction {
     /// Stores `value` under `key`, replacing what was there.
     public mutating func put<K, V>(_ value: V, forKey key: K, in table: Table<K, V>) throws {
-        try put(value.storedBytes(), forKey: key.orderedKey.bytes, in: table.database)
+        let keyBytes = key.orderedKey.bytes
+        let bytes = try value.storedBytes()
+        try put(bytes, forKey: keyBytes, in: table.database)
+        table.cache?.remember(value, storedBytes: bytes, forKey: keyBytes)
     }
 
     /// Stores `value` under `key` only if the key is absent.
     ///
     /// - Returns: `false` (and stores nothing) when the key was already present.
     public mutating func insert<K, V>(_ value: V, forKey key: K, in table: Table<K, V>) throws -> Bool {
-        try put(value.storedBytes(), forKey: key.orderedKey.bytes, in: table.database, flags: .noOverwrite)
+        let keyBytes = key.orderedKey.bytes
+        let bytes = try value.storedBytes()
+        guard try put(bytes, forKey: keyBytes, in: table.database, flags: .noOverwrite) else { return false }
+        table.cache?.remember(value, storedBytes: bytes, forKey: keyBytes)
+        return true
     }
 
     /// Deletes `key` from `table`.

@@ -59,14 +59,18 @@ package struct HouseholdSchema: Sendable {
     /// Deleted record ids by `(user, kind, id)`; the value is the deleting revision.
     package let tombstones: Table<TombstoneKey, [UInt8]>
 
+    /// The most members, and sessions, whose decoded records are kept: every call reads the
+    /// caller's session and record, and every write rewrites the record (``DecodedValueCache``).
+    static let cachedRecords = 1024
+
     /// Resolves every table of `store`.
     package init(store: Store) throws {
         usersByEmail = SecondaryIndex(database: try store.database("users_by_email")) { _, user in [user.emailKey] }
-        users = IndexedTable(try store.table("users")).indexed(by: usersByEmail)
+        users = IndexedTable(try store.table("users").cachingDecodedValues(capacity: Self.cachedRecords)).indexed(by: usersByEmail)
         sessionsByUser = SecondaryIndex(database: try store.database("sessions_by_user")) { _, session in
             [UserItemKey(user: UUID(bytes: session.userID), id: UUID(bytes: session.sessionID))]
         }
-        sessions = IndexedTable(try store.table("sessions")).indexed(by: sessionsByUser)
+        sessions = IndexedTable(try store.table("sessions").cachingDecodedValues(capacity: Self.cachedRecords)).indexed(by: sessionsByUser)
         invitesByID = SecondaryIndex(database: try store.database("invites_by_id")) { _, invite in [UUID(bytes: invite.inviteID)] }
         invites = IndexedTable(try store.table("invites")).indexed(by: invitesByID)
         workoutsByTime = SecondaryIndex(database: try store.database("workouts_by_time")) { key, workout in
