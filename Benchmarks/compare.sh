@@ -3,7 +3,7 @@
 # window: the yardstick first, then meals-day 64×1 and log-weight 64×1 for each build in turn,
 # ROUNDS times (alternating, so drift on a shared machine hits both sides alike), then a table of
 # medians and ratios on stdout. BEFORE and AFTER are checkouts (e.g. `git worktree add`) in which
-# `swift build -c release --product workoutd && swift build -c release --product workout-bench` has run.
+# `scripts/build-release workoutd workout-bench` has run.
 #   OUT     directory for the JSON files (default: a new temporary directory)
 #   DUR     seconds per measurement (default 8)
 #   ROUNDS  rounds (default 3)

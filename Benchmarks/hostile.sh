@@ -16,8 +16,7 @@ count="${2:-1000}"
 mkdir -p "$(dirname "$out")"
 ulimit -n 8192
 if [ -z "${WORKOUTD:-}" ]; then
-  swift build -c release --product workoutd >/dev/null
-  WORKOUTD="$(swift build -c release --show-bin-path)/workoutd"
+  WORKOUTD="$(scripts/build-release workoutd | tail -n 1)/workoutd"
 fi
 workoutd="$WORKOUTD"
 data="$(mktemp -d)"

@@ -20,7 +20,7 @@ OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 echo "results in $OUT" >&2
 for tool in "$BIN/workoutd" "$BIN/workout-bench"; do
-  [ -x "$tool" ] || { echo "build first: swift build -c release --product workoutd && swift build -c release --product workout-bench" >&2; exit 1; }
+  [ -x "$tool" ] || { echo "build first: scripts/build-release workoutd workout-bench" >&2; exit 1; }
 done
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 

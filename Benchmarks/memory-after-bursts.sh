@@ -16,8 +16,7 @@ rounds="${3:-10}"
 mkdir -p "$out"
 ulimit -n 8192
 if [ -z "${WORKOUTD:-}" ]; then
-  swift build -c release --product workoutd >/dev/null
-  WORKOUTD="$(swift build -c release --show-bin-path)/workoutd"
+  WORKOUTD="$(scripts/build-release workoutd | tail -n 1)/workoutd"
 fi
 data="$(mktemp -d)"
 server=""

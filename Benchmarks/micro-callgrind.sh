@@ -11,6 +11,7 @@
 #   Benchmarks/micro-callgrind.sh                 # read query write write32
 #   Benchmarks/micro-callgrind.sh read            # one operation
 #   TOP=20 Benchmarks/micro-callgrind.sh read     # and where the instructions and mallocs go
+#   BIN=DIR Benchmarks/micro-callgrind.sh write   # the workout-microbench built in DIR (an A/B)
 #
 # Operations and their default counts (N1/N2): read and query 1000/3000, tls 2000/10000, handshake 100/500, write 200/1000,
 # write32 (32 LogWeight calls together) 20/100. OUT=DIR keeps the callgrind.out files.
@@ -22,8 +23,7 @@ operations=("$@")
 for operation in "${operations[@]}"; do
   case "$operation" in read|query|write|write32|tls|handshake) ;; *) echo "micro-callgrind.sh: unknown operation '$operation' (read, query, write, write32, tls, handshake)" >&2; exit 64 ;; esac
 done
-swift build -c release --product workout-microbench >&2
-bin="$(swift build -c release --show-bin-path)"
+bin="${BIN:-$(scripts/build-release workout-microbench | tail -n 1)}"
 out="${OUT:-$(mktemp -d)}"
 mkdir -p "$out"
 # valgrind 3.19 cannot read the DWARF 5 debug information the Swift toolchain writes: profile

@@ -21,7 +21,7 @@ BIN=${BIN:-.build/release}
   exit 64
 }
 B=$BIN/workout-bench
-[ -x "$B" ] && [ -x "$BIN/workoutd" ] || { echo "build first: swift build -c release --product workoutd && swift build -c release --product workout-bench" >&2; exit 1; }
+[ -x "$B" ] && [ -x "$BIN/workoutd" ] || { echo "build first: scripts/build-release workoutd workout-bench" >&2; exit 1; }
 mkdir -p "$OUT"
 echo "results in $OUT" >&2
 

@@ -7,7 +7,7 @@
 #
 #   sudo deploy/install.sh                          # build release binaries here, install
 #   sudo deploy/install.sh --bin-dir .build/release # install binaries built already
-#                                                   # (swift build -c release --static-swift-stdlib)
+#                                                   # (scripts/build-release --static-swift-stdlib)
 #   sudo deploy/install.sh --uninstall              # remove binaries and units, keep the data
 #   sudo deploy/install.sh --uninstall --purge-data # ... and delete the data, config and user
 #
@@ -150,13 +150,11 @@ fi
 
 # 2. The binaries: given, or built here in release mode.
 if [ -z "$bin_dir" ]; then
-  command -v swift >/dev/null || die "swift is not on root's PATH: build as yourself first (swift build -c release), then: sudo $0 --bin-dir .build/release"
-  echo "Building the release binaries (a few minutes on a small machine)..."
+  command -v swift >/dev/null || die "swift is not on root's PATH: build as yourself first (scripts/build-release --static-swift-stdlib), then: sudo $0 --bin-dir .build/release"
+  echo "Building the release binaries (several minutes on a small machine)..."
   # --static-swift-stdlib: the binaries carry the Swift runtime, so they need only the packages
   # above from Debian, not the toolchain they were built with.
-  (cd "$source_dir/.." && swift build -c release --static-swift-stdlib --product workoutd \
-    && swift build -c release --static-swift-stdlib --product workout)
-  bin_dir=$(cd "$source_dir/.." && swift build -c release --static-swift-stdlib --show-bin-path)
+  bin_dir=$("$source_dir/../scripts/build-release" --static-swift-stdlib workoutd workout | tail -n 1)
 fi
 for binary in workoutd workout; do
   [ -x "$bin_dir/$binary" ] || die "$bin_dir/$binary is missing or not executable"
