@@ -244,8 +244,13 @@ public final class Store: Sendable {
     }
 
     /// Applies `operation` in the next group commit; returns once it is durable.
-    public func write<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) async throws -> R {
-        try await writer.write(operation)
+    ///
+    /// - Parameter mayCommitOnCaller: whether the calling thread may commit the batch itself
+    ///   when the writer is idle (``GroupCommitWriter/submit(_:mayCommitOnCaller:completion:)``).
+    public func write<R: Sendable>(
+        mayCommitOnCaller: Bool = false, _ operation: @escaping @Sendable (inout WriteTransaction) throws -> R
+    ) async throws -> R {
+        try await writer.write(mayCommitOnCaller: mayCommitOnCaller, operation)
     }
 
     /// Applies `operation` in the next group commit, blocking until it is durable.

@@ -81,13 +81,19 @@ package final class HouseholdStore: Sendable {
         store.close()
     }
 
+    /// Whether the current task's writes may be committed on its own thread when the writer
+    /// is idle: set by a server around a call whose task runs on a Dispatch queue of its own
+    /// (a connection's), never on Swift's cooperative pool, whose few threads must not wait
+    /// for a disk. See `GroupCommitWriter.submit(_:mayCommitOnCaller:completion:)`.
+    @TaskLocal package static var commitsOnCallersThread = false
+
     /// Applies `operation` in the next group commit, then tells watchers of `user` (if any)
     /// that their revision moved.
     func write<R: Sendable>(
         notifying user: UUID? = nil,
         _ operation: @escaping @Sendable (inout WriteTransaction) throws -> R
     ) async throws -> R {
-        let result = try await store.write(operation)
+        let result = try await store.write(mayCommitOnCaller: Self.commitsOnCallersThread, operation)
         if let user { changeNotifier.notify(user) }
         return result
     }

@@ -221,4 +221,87 @@ struct GroupCommitTests {
             #expect(reads.withLock { $0 } > 0)
         }
     }
+
+    @Test("A caller that may commit finds the writer idle and commits its own write before submit returns")
+    func commitOnCaller() throws {
+        try withStore { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            let caller = pthread_self()
+            let completedOnCaller = Mutex<Bool?>(nil)
+            store.writer.submit({ txn in try txn.put([1], forKey: 1, in: table) }, mayCommitOnCaller: true) { result in
+                #expect((try? result.get()) != nil)
+                completedOnCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 }
+            }
+            // Already durable and answered, on this thread.
+            #expect(completedOnCaller.withLock { $0 } == true)
+            #expect(try store.read { txn throws in try txn.get(UInt32(1), from: table) } == [1])
+
+            // Not allowed to, the caller leaves the commit to the writer's queue.
+            let done = DispatchSemaphore(value: 0)
+            completedOnCaller.withLock { $0 = nil }
+            store.writer.submit({ txn in try txn.put([2], forKey: 2, in: table) }) { _ in
+                completedOnCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 }
+                done.signal()
+            }
+            done.wait()
+            #expect(completedOnCaller.withLock { $0 } == false)
+        }
+    }
+
+    @Test("Writes submitted while a caller commits go to the writer's queue, and close waits for both")
+    func handOnFromCaller() throws {
+        try withStore { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            let inside = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let callerThread = Mutex<pthread_t?>(nil)
+            let completedOn = Mutex<[UInt32: pthread_t]>([:])
+            let callerDone = DispatchSemaphore(value: 0)
+            DispatchQueue(label: "caller").async {
+                callerThread.withLock { $0 = pthread_self() }
+                store.writer.submit({ txn in
+                    try txn.put([1], forKey: 1, in: table)
+                    inside.signal()
+                    release.wait()
+                }, mayCommitOnCaller: true) { _ in completedOn.withLock { $0[1] = pthread_self() } }
+                callerDone.signal()
+            }
+            inside.wait()
+            // The caller is committing: these wait, then go to the writer's queue.
+            for key: UInt32 in 2...5 {
+                store.writer.submit({ txn in try txn.put([UInt8(key)], forKey: key, in: table) }, mayCommitOnCaller: true) { _ in
+                    completedOn.withLock { $0[key] = pthread_self() }
+                }
+            }
+            release.signal()
+            // Closing waits for the caller's commit and for the writer's queue's.
+            store.writer.close()
+            #expect(completedOn.withLock { $0.count } == 5)
+            callerDone.wait()
+            let caller = try #require(callerThread.withLock { $0 })
+            let seen = completedOn.withLock { $0 }
+            #expect(seen[1].map { pthread_equal($0, caller) != 0 } == true)
+            for key: UInt32 in 2...5 { #expect(seen[key].map { pthread_equal($0, caller) != 0 } == false) }
+            try store.read { txn throws in
+                for key: UInt32 in 1...5 { #expect(try txn.get(key, from: table) == [UInt8(key)]) }
+            }
+            #expect(store.writer.statistics.commits == 2)
+        }
+    }
+
+    @Test("A store whose commits wait for the next sync never commits on a caller's thread")
+    func deferredSyncCommitsOnQueue() throws {
+        try withStore(configure: { $0.flags.insert(.noMetaSync) }) { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            let caller = pthread_self()
+            let completedOnCaller = Mutex<Bool?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            store.writer.submit({ txn in try txn.put([1], forKey: 1, in: table) }, mayCommitOnCaller: true) { _ in
+                completedOnCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 }
+                done.signal()
+            }
+            done.wait()
+            #expect(completedOnCaller.withLock { $0 } == false)
+        }
+    }
 }

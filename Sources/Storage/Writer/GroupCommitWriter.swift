@@ -9,8 +9,10 @@ import SystemCalls
 /// with its own result.
 ///
 /// Rules (see the module's README.md):
-/// 1. Operations may be submitted from any thread; they run one at a time on the writer's
-///    serial queue, in submission order.
+/// 1. Operations may be submitted from any thread; they run one at a time, in submission
+///    order: on the writer's serial queue, or, for a caller that allows it
+///    (`mayCommitOnCaller`) and finds the writer idle, on the caller's own thread for one
+///    batch, the one holding its operation (see ``submit(_:mayCommitOnCaller:completion:)``).
 /// 2. A failing operation is rolled back alone; its neighbours in the batch commit. A batch
 ///    is first applied without nested transactions (the common case: every operation
 ///    succeeds); when one fails, the transaction is aborted and the batch applied again with
@@ -24,8 +26,8 @@ import SystemCalls
 ///    they may have seen the batch before them.
 /// 4. An operation may run more than once (when the map grows, the whole batch is applied
 ///    again), so it must have no effects outside its transaction.
-/// 5. Completions run on the writer's queue: they must be short and must not wait for
-///    another write.
+/// 5. Completions run where the batch was committed (the writer's queue, or the thread of
+///    the caller that committed it): they must be short and must not wait for another write.
 /// 6. A commit that fails for lack of space (disk or quota full, map at its maximum, or an
 ///    `EIO` while the disk has almost no room left: LMDB's short write) fails its
 ///    callers with ``StorageError/Code/storageFull`` and marks the store full in
@@ -39,6 +41,8 @@ public final class GroupCommitWriter: Sendable {
     private let maxBatchSize: Int
     private let state = Mutex(State())
     private let counters = Mutex(WriterStatistics())
+    /// Entered while a drain runs (``State/draining``), for ``close()`` to wait on.
+    private let drains = DispatchGroup()
 
     private struct State: ~Copyable {
         var pending: [PendingWrite] = []
@@ -71,13 +75,24 @@ public final class GroupCommitWriter: Sendable {
 
     /// Submits `operation`; `completion` gets its result once the batch it joined is committed.
     ///
+    /// When `mayCommitOnCaller` is set and no batch is being committed, the calling thread
+    /// commits the batch itself (its operation and whatever else waits) before this returns,
+    /// and hands anything submitted meanwhile to the writer's queue: a lone write then costs
+    /// no wake-up of the writer's thread, nor one back. Set it only on a thread that may block
+    /// for a commit (a sync of the disk): a connection's own queue, never the cooperative pool
+    /// of Swift's tasks, and only where the operation's completion does not need this thread
+    /// to go on. Stores whose commits are not durable by themselves (`.noMetaSync`) always
+    /// commit on the writer's queue.
+    ///
     /// - Parameters:
     ///   - operation: the writes, applied in the batch's transaction; what it throws fails it
     ///     alone (rule 2), and it may run more than once (rule 4).
-    ///   - completion: called once, on the writer's queue, with the operation's value, or with
-    ///     its error, or with the commit's error.
+    ///   - mayCommitOnCaller: whether the calling thread may commit the batch (see above).
+    ///   - completion: called once, where the batch was committed (rule 5), with the
+    ///     operation's value, or with its error, or with the commit's error.
     public func submit<R: Sendable>(
         _ operation: @escaping @Sendable (inout WriteTransaction) throws -> R,
+        mayCommitOnCaller: Bool = false,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
     ) {
         let slot = ResultSlot<R>()
@@ -97,22 +112,33 @@ public final class GroupCommitWriter: Sendable {
             state.pending.append(pending)
             if state.draining { return false }
             state.draining = true
+            drains.enter()
             return true
         }
         switch startDrain {
         case nil:
             completion(.failure(StorageError(.closed, "the store is closed; the write was not applied")))
         case true?:
-            queue.async { self.drain() }
+            if mayCommitOnCaller && commitIsDurable {
+                drain(handingOnAfterOneBatch: true)
+            } else {
+                queue.async { self.drain(handingOnAfterOneBatch: false) }
+            }
         case false?:
             break
         }
     }
 
     /// Applies `operation` in the next group commit and returns its value once committed.
-    public func write<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) async throws -> R {
+    ///
+    /// - Parameter mayCommitOnCaller: whether the calling thread may commit the batch when
+    ///   the writer is idle (see ``submit(_:mayCommitOnCaller:completion:)``): only for a task
+    ///   whose executor is a Dispatch queue of its own, never Swift's cooperative pool.
+    public func write<R: Sendable>(
+        mayCommitOnCaller: Bool = false, _ operation: @escaping @Sendable (inout WriteTransaction) throws -> R
+    ) async throws -> R {
         try await withCheckedThrowingContinuation { continuation in
-            submit(operation) { continuation.resume(with: $0) }
+            submit(operation, mayCommitOnCaller: mayCommitOnCaller) { continuation.resume(with: $0) }
         }
     }
 
@@ -121,7 +147,8 @@ public final class GroupCommitWriter: Sendable {
     public func writeAndWait<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) throws -> R {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<R, any Error>?>(nil)
-        submit(operation) { result in
+        // The thread waits anyway: it may as well commit.
+        submit(operation, mayCommitOnCaller: true) { result in
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -135,12 +162,15 @@ public final class GroupCommitWriter: Sendable {
     /// Refuses new operations, then waits until every submitted one is committed and completed.
     public func close() {
         state.withLock { $0.closed = true }
-        queue.sync {}
+        drains.wait()
     }
 
-    // MARK: The writer's queue
+    // MARK: Committing
 
-    private func drain() {
+    /// Commits batches until none waits, then marks the writer idle. With
+    /// `handingOnAfterOneBatch` (a caller committing on its own thread), it commits one batch
+    /// and hands what waits then to the writer's queue.
+    private func drain(handingOnAfterOneBatch: Bool) {
         // Completions of batches committed but not yet durable (rule 3), with their outcomes.
         var awaitingSync: [(PendingWrite, (any Error)?)] = []
         while true {
@@ -153,6 +183,7 @@ public final class GroupCommitWriter: Sendable {
             if batch.isEmpty {
                 // No batch waits whose commit would sync the data file: sync it now.
                 if !awaitingSync.isEmpty { finishAfterSync(awaitingSync) }
+                drains.leave()
                 return
             }
             let outcome = commit(batch)
@@ -172,6 +203,16 @@ public final class GroupCommitWriter: Sendable {
                 finish(completions)
             } else {
                 awaitingSync += completions
+            }
+            if handingOnAfterOneBatch {
+                // Only durable commits are made on a caller's thread: nothing awaits a sync.
+                counters.withLock { $0.callerCommits += 1 }
+                let more = state.withLock { state in
+                    if state.pending.isEmpty { state.draining = false }
+                    return state.draining
+                }
+                if more { queue.async { self.drain(handingOnAfterOneBatch: false) } } else { drains.leave() }
+                return
             }
         }
     }
@@ -257,7 +298,7 @@ public final class GroupCommitWriter: Sendable {
         var failed: Bool
     }
 
-    /// Applies and commits `batch`; completes no caller (``drain()`` does, rule 3).
+    /// Applies and commits `batch`; completes no caller (``drain(handingOnAfterOneBatch:)`` does, rule 3).
     private func commit(_ batch: [PendingWrite]) -> CommitOutcome {
         var failures = [(any Error)?](repeating: nil, count: batch.count)
         var commitError: (any Error)?
@@ -324,6 +365,9 @@ public struct WriterStatistics: Sendable, Hashable {
     public var failedCommits = 0
     /// The most operations one commit carried.
     public var largestBatch = 0
+    /// Batches committed on the thread of a caller that allowed it and found the writer idle
+    /// (``GroupCommitWriter/submit(_:mayCommitOnCaller:completion:)``), not on the writer's queue.
+    public var callerCommits = 0
     /// Time spent applying and committing batches, in nanoseconds.
     public var commitNanoseconds: UInt64 = 0
     /// Since when commits have been failing for lack of space; `nil` once one succeeded.
@@ -346,7 +390,7 @@ struct DirectBatchFailure: Error {
 
 /// Holds one operation's value between applying it and completing its caller.
 final class ResultSlot<R: Sendable>: @unchecked Sendable {
-    // Safe because: written only on the writer's queue while applying the batch, and read
-    // on the same queue after the commit, before the slot is dropped.
+    // Safe because: written only by the thread committing the batch while applying it, and
+    // read by that thread after the commit, before the slot is dropped.
     var value: R?
 }

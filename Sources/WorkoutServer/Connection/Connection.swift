@@ -362,10 +362,13 @@ final class Connection: @unchecked Sendable {
             answer(callID, Result { try body(requestContext, call.body) })
         case .write(let body):
             // The task's jobs run on this queue (its executor is the queue's), so the answer
-            // is handled where it resumes: no hop beyond the writer's and the one back.
+            // is handled where it resumes. When the writer is idle, this thread commits the
+            // batch itself: no hop to the writer's thread and none back.
             let request = call.body
             work[callID] = .task(Task(executorPreference: executor) { [self] in
-                let result = await outcome { try await body(requestContext, request) }
+                let result = await HouseholdStore.$commitsOnCallersThread.withValue(true) {
+                    await outcome { try await body(requestContext, request) }
+                }
                 dispatchPrecondition(condition: .onQueue(queue))
                 callFinished(callID, result)
                 flush()
