@@ -289,6 +289,50 @@ struct GroupCommitTests {
         }
     }
 
+    @Test("After a batch of several writes the writer's queue commits, so others can join; after a lone one the caller does")
+    func callerCommitsOnlyLoneWrites() throws {
+        try withStore { store, _ in
+            let table: Table<UInt32, [UInt8]> = try store.table("counters")
+            // A batch of four: the writer's queue holds the first write while three wait.
+            let inside = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            store.writer.submit({ txn in
+                try txn.put([0], forKey: 0, in: table)
+                inside.signal()
+                release.wait()
+            }) { _ in done.signal() }
+            inside.wait()
+            for key: UInt32 in 1...4 {
+                store.writer.submit({ txn in try txn.put([UInt8(key)], forKey: key, in: table) }) { _ in done.signal() }
+            }
+            release.signal()
+            for _ in 0...4 { done.wait() }
+            for _ in 0..<5_000 where !store.writer.isIdle { usleep(1_000) }
+            #expect(store.writer.statistics.largestBatch == 4)
+
+            let caller = pthread_self()
+            func committedOnCaller(_ key: UInt32) -> Bool {
+                let onCaller = Mutex<Bool?>(nil)
+                let committed = DispatchSemaphore(value: 0)
+                store.writer.submit({ txn in try txn.put([UInt8(key)], forKey: key, in: table) }, mayCommitOnCaller: true) { _ in
+                    onCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 }
+                    committed.signal()
+                }
+                committed.wait()
+                // The committing thread marks the writer idle just after it answers.
+                for _ in 0..<5_000 where !store.writer.isIdle { usleep(1_000) }
+                return onCaller.withLock { $0 } ?? false
+            }
+            // The last batch carried four: this one goes to the queue (a batch of one)...
+            #expect(!committedOnCaller(10))
+            // ... after which the writes come one at a time, and each caller commits its own.
+            #expect(committedOnCaller(11))
+            #expect(committedOnCaller(12))
+            #expect(store.writer.statistics.callerCommits == 2)
+        }
+    }
+
     @Test("A store whose commits wait for the next sync never commits on a caller's thread")
     func deferredSyncCommitsOnQueue() throws {
         try withStore(configure: { $0.flags.insert(.noMetaSync) }) { store, _ in

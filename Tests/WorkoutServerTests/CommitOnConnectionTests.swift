@@ -15,6 +15,8 @@ struct CommitOnConnectionTests {
             let client = try await blocking { try FaceClient.owner(face, port: port) }
             // The first HTTP call resumes its bearer token's session (a write of its own).
             _ = try await blocking { try client.call(MethodCatalog.logWeight, logWeight(weightEntry(kilograms: 69))) }
+            // Committed on the writer's queue, it may still be marking itself idle.
+            for _ in 0..<5_000 where !household.store.writer.isIdle { try await Task.sleep(for: .milliseconds(1)) }
             let before = household.store.writer.statistics
             let entries = (0..<5).map { weightEntry(kilograms: 70 + Double($0)) }
             for entry in entries {

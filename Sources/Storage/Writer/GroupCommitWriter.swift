@@ -48,6 +48,8 @@ public final class GroupCommitWriter: Sendable {
         var pending: [PendingWrite] = []
         var draining = false
         var closed = false
+        /// How many operations the last batch carried: one says the writes come one at a time.
+        var lastBatchSize = 0
     }
 
     /// One submitted operation, erased to what the writer needs.
@@ -75,10 +77,12 @@ public final class GroupCommitWriter: Sendable {
 
     /// Submits `operation`; `completion` gets its result once the batch it joined is committed.
     ///
-    /// When `mayCommitOnCaller` is set and no batch is being committed, the calling thread
-    /// commits the batch itself (its operation and whatever else waits) before this returns,
-    /// and hands anything submitted meanwhile to the writer's queue: a lone write then costs
-    /// no wake-up of the writer's thread, nor one back. Set it only on a thread that may block
+    /// When `mayCommitOnCaller` is set, no batch is being committed and the last batch carried
+    /// a single operation (writes come one at a time), the calling thread commits the batch
+    /// itself (its operation and whatever else waits) before this returns, and hands anything
+    /// submitted meanwhile to the writer's queue: a lone write then costs no wake-up of the
+    /// writer's thread, nor one back. After a batch of several, the writer's queue commits, and
+    /// its wake-up lets the writes of other callers that arrive meanwhile join the batch. Set it only on a thread that may block
     /// for a commit (a sync of the disk): a connection's own queue, never the cooperative pool
     /// of Swift's tasks, and only where the operation's completion does not need this thread
     /// to go on. Stores whose commits are not durable by themselves (`.noMetaSync`) always
@@ -107,27 +111,28 @@ public final class GroupCommitWriter: Sendable {
                     completion(.failure(StorageError(.closed, "the write was not applied")))
                 }
             })
-        let startDrain: Bool? = state.withLock { state in
-            if state.closed { return nil }
+        let start: SubmissionStart = state.withLock { state in
+            if state.closed { return .refused }
             state.pending.append(pending)
-            if state.draining { return false }
+            if state.draining { return .joined }
             state.draining = true
             drains.enter()
-            return true
+            return mayCommitOnCaller && commitIsDurable && state.lastBatchSize <= 1 ? .onCaller : .onQueue
         }
-        switch startDrain {
-        case nil:
+        switch start {
+        case .refused:
             completion(.failure(StorageError(.closed, "the store is closed; the write was not applied")))
-        case true?:
-            if mayCommitOnCaller && commitIsDurable {
-                drain(handingOnAfterOneBatch: true)
-            } else {
-                queue.async { self.drain(handingOnAfterOneBatch: false) }
-            }
-        case false?:
+        case .onCaller:
+            drain(handingOnAfterOneBatch: true)
+        case .onQueue:
+            queue.async { self.drain(handingOnAfterOneBatch: false) }
+        case .joined:
             break
         }
     }
+
+    /// What a submission does once its operation is queued.
+    private enum SubmissionStart { case refused, joined, onQueue, onCaller }
 
     /// Applies `operation` in the next group commit and returns its value once committed.
     ///
@@ -159,6 +164,11 @@ public final class GroupCommitWriter: Sendable {
     /// Counts of commits and operations so far.
     public var statistics: WriterStatistics { counters.withLock { $0 } }
 
+    /// Whether no batch is being committed: a caller's completion runs before the committing
+    /// thread looks for more work, so a caller that heard back may find the writer busy for a
+    /// moment still.
+    public var isIdle: Bool { state.withLock { !$0.draining } }
+
     /// Refuses new operations, then waits until every submitted one is committed and completed.
     public func close() {
         state.withLock { $0.closed = true }
@@ -177,7 +187,7 @@ public final class GroupCommitWriter: Sendable {
             let batch: [PendingWrite] = state.withLock { state in
                 let count = min(state.pending.count, maxBatchSize)
                 defer { state.pending.removeFirst(count) }
-                if count == 0 { state.draining = false }
+                if count == 0 { state.draining = false } else { state.lastBatchSize = count }
                 return Array(state.pending.prefix(count))
             }
             if batch.isEmpty {
