@@ -82,11 +82,12 @@ public final class GroupCommitWriter: Sendable {
     /// itself (its operation and whatever else waits) before this returns, and hands anything
     /// submitted meanwhile to the writer's queue: a lone write then costs no wake-up of the
     /// writer's thread, nor one back. After a batch of several, the writer's queue commits, and
-    /// its wake-up lets the writes of other callers that arrive meanwhile join the batch. Set it only on a thread that may block
-    /// for a commit (a sync of the disk): a connection's own queue, never the cooperative pool
-    /// of Swift's tasks, and only where the operation's completion does not need this thread
-    /// to go on. Stores whose commits are not durable by themselves (`.noMetaSync`) always
-    /// commit on the writer's queue.
+    /// its wake-up lets the writes of other callers that arrive meanwhile join the batch.
+    ///
+    /// Set it only on a thread that may block for a commit (a sync of the disk): a
+    /// connection's own queue, never the cooperative pool of Swift's tasks, and only where the
+    /// operation's completion does not need this thread to go on. Stores whose commits are not
+    /// durable by themselves (`.noMetaSync`) always commit on the writer's queue.
     ///
     /// - Parameters:
     ///   - operation: the writes, applied in the batch's transaction; what it throws fails it
@@ -308,7 +309,8 @@ public final class GroupCommitWriter: Sendable {
         var failed: Bool
     }
 
-    /// Applies and commits `batch`; completes no caller (``drain(handingOnAfterOneBatch:)`` does, rule 3).
+    /// Applies and commits `batch`; completes no caller (``drain(handingOnAfterOneBatch:)``
+    /// does, rule 3).
     private func commit(_ batch: [PendingWrite]) -> CommitOutcome {
         var failures = [(any Error)?](repeating: nil, count: batch.count)
         var commitError: (any Error)?
