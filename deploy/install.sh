@@ -154,7 +154,7 @@ if [ -z "$bin_dir" ]; then
   echo "Building the release binaries (several minutes on a small machine)..."
   # --static-swift-stdlib: the binaries carry the Swift runtime, so they need only the packages
   # above from Debian, not the toolchain they were built with.
-  bin_dir=$("$source_dir/../scripts/build-release" --static-swift-stdlib workoutd workout | tail -n 1)
+  bin_dir=$("$source_dir/../scripts/build-release" --static-swift-stdlib workoutd workout | tail -n 1) || die "the release build failed (its errors are above)"
 fi
 for binary in workoutd workout; do
   [ -x "$bin_dir/$binary" ] || die "$bin_dir/$binary is missing or not executable"

@@ -38,4 +38,33 @@ struct CommitOnConnectionTests {
             #expect(stored.isSuperset(of: entries.map(\.id)))
         }
     }
+
+    @Test("Writes sent together on one connection are batched on the writer's queue, not each committed on the connection")
+    func pipelinedWritesAreBatched() async throws {
+        try await withServer(durable: true) { _, household, port in
+            let writer = household.store.writer
+            let (commits, callerCommits, statuses) = try await blocking { () -> (Int, Int, [StatusCode]) in
+                let connection = try TestConnection.owner(port: port)
+                _ = try connection.call(MethodCatalog.logWeight, logWeight(weightEntry(kilograms: 69)))
+                let deadline = Date().addingTimeInterval(10)
+                while !writer.isIdle && Date() < deadline { usleep(1_000) }
+                let before = writer.statistics
+                // Eight requests in one write: the connection starts eight write tasks at once.
+                let first = connection.upcomingCallID
+                let ids = (0..<UInt32(8)).map { first + $0 }
+                let frames = try ids.map { id in
+                    Frame(type: .request, callID: id, code: MethodCatalog.logWeight.number,
+                          body: try logWeight(weightEntry(kilograms: 60 + Double(id - first))).serializedBytes())
+                }
+                try connection.write(frames)
+                let statuses = try ids.map { try TestConnection.status(of: connection.finalFrame(of: $0)).0 }
+                let after = writer.statistics
+                return (after.commits - before.commits, after.callerCommits - before.callerCommits, statuses)
+            }
+            #expect(statuses == Array(repeating: .ok, count: 8))
+            // The first may commit on the connection; the others were in flight with it.
+            #expect(callerCommits <= 1)
+            #expect(commits < 8)
+        }
+    }
 }

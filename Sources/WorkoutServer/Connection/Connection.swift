@@ -15,8 +15,10 @@ import WorkoutProtocol
 ///    it returns, then writes what the machine's output holds (one `send` per turn of the
 ///    queue); what the socket does not take waits for the write source.
 /// 3. Calls run here: reads inline on the queue, writes in tasks whose jobs run on the queue
-///    (they wait for the group-commit writer without holding it), slow calls (scrypt) in tasks
-///    on a shared executor, streams as producers that send while the machine says there is room.
+///    (they wait for the group-commit writer without holding it; a write that is the
+///    connection's only one in flight may commit its batch on the queue when the writer is
+///    idle, holding the queue for that commit), slow calls (scrypt) in tasks on a shared
+///    executor, streams as producers that send while the machine says there is room.
 /// 4. The descriptor is closed only in the last source's cancel handler.
 /// 5. What the server weighs across connections (memory held for frames, idle without a
 ///    session) is published in atomics after every event, for ``ServerContext`` to read from
@@ -39,6 +41,8 @@ final class Connection: @unchecked Sendable {
     var caller: Caller?
     /// The work of each call the machine has told us to run.
     private var work: [UInt32: CallWork] = [:]
+    /// Write calls whose tasks have not finished (rule 3).
+    private var writesInFlight = 0
     /// Runs the tasks of this connection's writes on ``queue``.
     private let executor: DispatchTaskExecutor
 
@@ -362,14 +366,19 @@ final class Connection: @unchecked Sendable {
             answer(callID, Result { try body(requestContext, call.body) })
         case .write(let body):
             // The task's jobs run on this queue (its executor is the queue's), so the answer
-            // is handled where it resumes. When the writer is idle, this thread commits the
-            // batch itself: no hop to the writer's thread and none back.
+            // is handled where it resumes. A lone write may have this thread commit its batch
+            // when the writer is idle: no hop to the writer's thread and none back. Not when
+            // other writes of this connection are in flight: holding the queue for one commit
+            // would keep them from joining it, each paying a sync of its own.
             let request = call.body
+            let alone = writesInFlight == 0
+            writesInFlight += 1
             work[callID] = .task(Task(executorPreference: executor) { [self] in
-                let result = await HouseholdStore.$commitsOnCallersThread.withValue(true) {
+                let result = await HouseholdStore.$commitsOnCallersThread.withValue(alone) {
                     await outcome { try await body(requestContext, request) }
                 }
                 dispatchPrecondition(condition: .onQueue(queue))
+                writesInFlight -= 1
                 callFinished(callID, result)
                 flush()
             })

@@ -11,7 +11,8 @@ import Dispatch
 ///   checks on the queue, hands its transaction to the group-commit writer, and its
 ///   continuation comes back to the queue when the batch is committed: one thread hop there
 ///   and one back, where a concurrent task queue costs four (queue → task → writer → task →
-///   queue), each a wake-up of another thread.
+///   queue), each a wake-up of another thread. A lone write that finds the writer idle costs
+///   none: the queue's thread commits its batch (``Connection``, rule 3).
 final class DispatchTaskExecutor: TaskExecutor {
     /// The queue the jobs run on.
     let queue: DispatchQueue
