@@ -308,7 +308,7 @@ struct GroupCommitTests {
             }
             release.signal()
             for _ in 0...4 { done.wait() }
-            for _ in 0..<5_000 where !store.writer.isIdle { usleep(1_000) }
+            waitUntilIdle(store.writer)
             #expect(store.writer.statistics.largestBatch == 4)
 
             let caller = pthread_self()
@@ -321,7 +321,7 @@ struct GroupCommitTests {
                 }
                 committed.wait()
                 // The committing thread marks the writer idle just after it answers.
-                for _ in 0..<5_000 where !store.writer.isIdle { usleep(1_000) }
+                waitUntilIdle(store.writer)
                 return onCaller.withLock { $0 } ?? false
             }
             // The last batch carried four: this one goes to the queue (a batch of one)...
@@ -348,4 +348,11 @@ struct GroupCommitTests {
             #expect(completedOnCaller.withLock { $0 } == false)
         }
     }
+}
+
+/// Waits (10 s at most) until `writer` has marked itself idle: a completion runs just before the
+/// committing thread looks for more work.
+private func waitUntilIdle(_ writer: GroupCommitWriter) {
+    let deadline = Date().addingTimeInterval(10)
+    while !writer.isIdle && Date() < deadline { usleep(1_000) }
 }
