@@ -1,20 +1,31 @@
 #!/usr/bin/env bash
 # slow-disk.sh — durable writes on a disk whose flush costs what a household box's does (an SD
 # card or a cheap SSD: FLUSH_US per sync), for workoutd, Redis with appendfsync always, and
-# PostgreSQL doing the same transaction, in one run. The disk is Tests/PowerCutFS's FUSE file
-# system over a directory of this run's: every fsync, fdatasync and O_DSYNC write waits
-# FLUSH_US, and a directory sync waits the same; reads come from the page cache as usual.
+# PostgreSQL doing the same transaction, in one run. Two models of that disk (MODEL):
+#   preload  (default) the ordinary disk, with Benchmarks/SlowSync's LD_PRELOAD library in every
+#          process of the run (workoutd's, Redis's and PostgreSQL's): each fsync and fdatasync
+#          call waits FLUSH_US after it returns; writes go to the page cache as usual. (A flush
+#          that takes longer the more it writes is in neither model.)
+#   fuse   Tests/PowerCutFS's FUSE file system over a directory of this run's: every
+#          fsync, fdatasync and O_DSYNC write waits FLUSH_US, and a directory sync waits the
+#          same; reads come from the page cache as usual, but every write() is a round trip to
+#          the file system's process (tens of µs: a store that writes many pages a commit pays
+#          it many times, where a real disk's page cache would take them in a microsecond).
+#   MODEL    preload (default) or fuse, as above
 #   ANCHORS  the yardstick's directory (yardstick.sh, pg_yardstick.sh; not in this repository)
 #   BIN      a release build's directory with workoutd and workout-bench (default .build/release)
 #   FLUSH_US microseconds a sync costs (default 2000)
 #   DUR      seconds per measurement (default 5)
 #   OUT      directory for the JSON files (default: a new temporary directory, printed)
-# Needs root (FUSE's allow_other, for PostgreSQL's own user), fuse3, libfuse3-dev, clang or cc,
-# and what the yardsticks need (redis-server, redis-tools, postgresql-15).
+# Needs root (FUSE's allow_other, or the library readable by PostgreSQL's own user), fuse3 and
+# libfuse3-dev (fuse), clang or cc, and what the yardsticks need (redis-server, redis-tools,
+# postgresql-15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DUR=${DUR:-5}
 FLUSH_US=${FLUSH_US:-2000}
+MODEL=${MODEL:-preload}
+case "$MODEL" in fuse|preload) ;; *) echo "$(basename "$0"): MODEL must be fuse or preload, not $MODEL" >&2; exit 64 ;; esac
 BIN=${BIN:-.build/release}
 OUT=${OUT:-$(mktemp -d)}
 [ -n "${ANCHORS:-}" ] && [ -x "$ANCHORS/yardstick.sh" ] && [ -x "$ANCHORS/pg_yardstick.sh" ] || {
@@ -27,12 +38,19 @@ work=$(mktemp -d)
 chmod 755 "$work"
 mnt=$work/mnt
 cc=$(command -v clang || command -v cc)
-"$cc" -O2 -Wall -Werror -I/usr/include/fuse3 -o "$work/powercutfs" Tests/PowerCutFS/powercutfs.c -lfuse3 -lpthread
 mkdir -p "$work/backing" "$mnt" "$work/preload"
-cleanup() { fusermount3 -u "$mnt" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { [ "$MODEL" = fuse ] && { fusermount3 -u "$mnt" 2>/dev/null || true; }; rm -rf "$work"; }
 trap cleanup EXIT
-"$work/powercutfs" "$work/backing" "$mnt" -f -o allow_other --flush-delay-us "$FLUSH_US" 2>/dev/null &
-for _ in $(seq 1 100); do [ -e "$mnt/.powercut" ] && break; sleep 0.1; done
+slow=()
+if [ "$MODEL" = fuse ]; then
+  "$cc" -O2 -Wall -Werror -I/usr/include/fuse3 -o "$work/powercutfs" Tests/PowerCutFS/powercutfs.c -lfuse3 -lpthread
+  "$work/powercutfs" "$work/backing" "$mnt" -f -o allow_other --flush-delay-us "$FLUSH_US" 2>/dev/null &
+  for _ in $(seq 1 100); do [ -e "$mnt/.powercut" ] && break; sleep 0.1; done
+else
+  "$cc" -O2 -Wall -Werror -shared -fPIC -o "$work/slowsync.so" Benchmarks/SlowSync/slowsync.c -ldl
+  chmod 755 "$work/slowsync.so"
+  slow=(env LD_PRELOAD="$work/slowsync.so" SLOWSYNC_US="$FLUSH_US")
+fi
 chmod 755 "$mnt"
 
 # The household the writes go to, preloaded on the ordinary disk and copied onto the slow one
@@ -43,21 +61,21 @@ bench() { # name args...
   local name=$1; shift
   echo "== $name (flush $FLUSH_US µs)" >&2
   rm -rf "$mnt/data"; cp -r "$work/preload/data" "$mnt/data"
-  "$BIN/workout-bench" --duration "$DUR" --warmup 1 --quiet --data-dir "$mnt/data" --users 100 --preload 365 \
+  "${slow[@]}" "$BIN/workout-bench" --duration "$DUR" --warmup 1 --quiet --data-dir "$mnt/data" --users 100 --preload 365 \
     --json "$OUT/$name.json" "$@" >"$OUT/$name.txt" 2>"$OUT/$name.err" || echo "   (exit $?: see $OUT/$name.err)" >&2
-  cat "$mnt/.powercut" > "$OUT/$name.disk"
+  if [ "$MODEL" = fuse ]; then cat "$mnt/.powercut" > "$OUT/$name.disk"; fi
 }
 bench lw_c1_d1 --scenario log-weight --connections 1 --pipeline 1
 bench lw_c64_d1 --scenario log-weight --connections 64 --pipeline 1
 bench lwo_c64_d1 --scenario log-workout --connections 64 --pipeline 1
 rm -rf "$mnt/data"
 echo "== yardsticks on the slow disk" >&2
-TMPDIR=$mnt DUR=$DUR "$ANCHORS/yardstick.sh" >"$OUT/yardstick.json"
-TMPDIR=$mnt DUR=$DUR "$ANCHORS/pg_yardstick.sh" >"$OUT/pg_yardstick.json" || echo "   (pg_yardstick.sh failed)" >&2
+TMPDIR=$mnt DUR=$DUR "${slow[@]}" "$ANCHORS/yardstick.sh" >"$OUT/yardstick.json"
+TMPDIR=$mnt DUR=$DUR "${slow[@]}" "$ANCHORS/pg_yardstick.sh" >"$OUT/pg_yardstick.json" || echo "   (pg_yardstick.sh failed)" >&2
 
-python3 - "$OUT" "$FLUSH_US" <<'PY'
+python3 - "$OUT" "$FLUSH_US" "$MODEL" <<'PY'
 import json, os, sys
-out, flush = sys.argv[1], sys.argv[2]
+out, flush, model = sys.argv[1], sys.argv[2], sys.argv[3]
 def load(name):
     try: return json.load(open(os.path.join(out, name + ".json")))
     except Exception: return None
@@ -66,7 +84,7 @@ lw1, lw64, lwo = load("lw_c1_d1"), load("lw_c64_d1"), load("lwo_c64_d1")
 a1, a64 = y.get("redis_zadd_aof_c1_d1"), y.get("redis_zadd_aof_c64_d1")
 p1, p64 = pg.get("pg_log_weight_c1"), pg.get("pg_log_weight_c64")
 def ratio(a, b): return f"{a / b:.2f}×" if a and b else "?"
-print(f"Durable writes on a disk whose sync costs {flush} µs\n")
+print(f"Durable writes on a disk whose sync costs {flush} µs (model: {model})\n")
 print("| shape | workoutd | Redis AOF always | PostgreSQL | vs Redis | vs PostgreSQL |")
 print("|---|---|---|---|---|---|")
 def p50(r): return r["p50_us"] if r else None
