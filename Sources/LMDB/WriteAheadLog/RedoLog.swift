@@ -25,7 +25,16 @@ final class RedoLog {
     private static let mainDatabaseMarker: UInt8 = 255
 
     /// The encoded operations.
-    private(set) var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8]
+
+    /// Room the encoding starts with: a weigh-in's changes take about 700 bytes, so a lone
+    /// write's record grows in place, and a batch's doubles from there.
+    static let initialCapacity = 2048
+
+    init() {
+        bytes = []
+        bytes.reserveCapacity(Self.initialCapacity)
+    }
 
     /// The length of the encoding so far: a mark a nested transaction rolls back to.
     var count: Int { bytes.count }

@@ -16,7 +16,16 @@ import Synchronization
 final class DecodedValueCache<Value: StoredValue>: Sendable {
     /// The most records kept; a record cached past it replaces the whole cache.
     let capacity: Int
-    private let entries = Mutex<[[UInt8]: Entry]>([:])
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    /// A record's key bytes, hashed in one pass (an array of bytes hashes byte by byte).
+    private struct Key: Hashable, Sendable {
+        let bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
 
     private struct Entry: Sendable {
         let storedBytes: [UInt8]
@@ -33,7 +42,7 @@ final class DecodedValueCache<Value: StoredValue>: Sendable {
     /// `storedBytes`, else `nil`.
     func value(forKey key: [UInt8], storedBytes: UnsafeRawBufferPointer) -> Value? {
         entries.withLock { entries in
-            guard let entry = entries[key], entry.storedBytes.count == storedBytes.count else { return nil }
+            guard let entry = entries[Key(bytes: key)], entry.storedBytes.count == storedBytes.count else { return nil }
             let same = entry.storedBytes.withUnsafeBytes { kept in
                 kept.count == 0 || memcmp(kept.baseAddress!, storedBytes.baseAddress!, kept.count) == 0
             }
@@ -44,6 +53,7 @@ final class DecodedValueCache<Value: StoredValue>: Sendable {
     /// Keeps `value` as what `storedBytes`, stored under `key`, decode to.
     func remember(_ value: Value, storedBytes: [UInt8], forKey key: [UInt8]) {
         entries.withLock { entries in
+            let key = Key(bytes: key)
             if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
             entries[key] = Entry(storedBytes: storedBytes, value: value)
         }

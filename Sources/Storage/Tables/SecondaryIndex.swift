@@ -87,8 +87,12 @@ extension WriteTransaction {
         try put(bytes, forKey: keyBytes, in: table.table.database)
         table.table.cache?.remember(value, storedBytes: bytes, forKey: keyBytes)
         for index in table.indexes {
-            let old = previous.map { Set(index.keys(key, $0)) } ?? []
             let new = index.keys(key, value)
+            let oldKeys = previous.map { index.keys(key, $0) } ?? []
+            // Most updates leave the indexed fields alone (a weigh-in rewrites its member's
+            // record, never the email): nothing to compare entry by entry.
+            if oldKeys == new { continue }
+            let old = Set(oldKeys)
             for stale in old.subtracting(new) {
                 try delete(stale, in: index.database)
             }
