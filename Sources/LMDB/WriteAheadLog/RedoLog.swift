@@ -70,11 +70,11 @@ final class RedoLog {
             bytes.append(Self.mainDatabaseMarker)
             return
         }
-        let utf8 = Array(name.utf8)
+        let length = name.utf8.count
         // liblmdb keeps database names as keys of the main database; ours are short.
-        precondition(utf8.count < Int(Self.mainDatabaseMarker), "a database name of \(utf8.count) bytes is too long to log")
-        bytes.append(UInt8(utf8.count))
-        bytes.append(contentsOf: utf8)
+        precondition(length < Int(Self.mainDatabaseMarker), "a database name of \(length) bytes is too long to log")
+        bytes.append(UInt8(length))
+        bytes.append(contentsOf: name.utf8)
     }
 
     private func appendBlob(_ blob: UnsafeRawBufferPointer) {

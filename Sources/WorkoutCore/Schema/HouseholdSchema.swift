@@ -96,12 +96,26 @@ package struct HouseholdSchema: Sendable {
 extension UUID {
     /// A UUID from 16 bytes; any other length gives the nil UUID (callers validate first).
     package init(bytes: some Collection<UInt8>) {
-        guard bytes.count == 16 else {
-            self.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-            return
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        if bytes.count == 16 {
+            withUnsafeMutableBytes(of: &uuid) { raw in
+                for (offset, byte) in bytes.enumerated() { raw[offset] = byte }
+            }
         }
-        let b = Array(bytes)
-        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        self.init(uuid: uuid)
+    }
+
+    /// A UUID from the 16 bytes of a protobuf `bytes` field, copied in one step; any other
+    /// length gives the nil UUID (callers validate first). Every stored record names its
+    /// member this way, several times a write.
+    package init(bytes: Data) {
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        if bytes.count == 16 {
+            withUnsafeMutableBytes(of: &uuid) { raw in
+                bytes.withUnsafeBytes { source in raw.copyMemory(from: source) }
+            }
+        }
+        self.init(uuid: uuid)
     }
 
     /// The 16 bytes of the UUID.
@@ -110,5 +124,5 @@ extension UUID {
     }
 
     /// The bytes as `Data`, as protobuf `bytes` fields want them.
-    package var data: Data { Data(bytes) }
+    package var data: Data { withUnsafeBytes(of: uuid) { Data($0) } }
 }
