@@ -94,6 +94,29 @@ struct ScanTests {
         }
     }
 
+    @Test("A keys-only scan pages like a full one and never decodes a value")
+    func keysOnly() throws {
+        try withStore { store, _ in
+            let raw: Table<UInt32, [UInt8]> = try store.table("notes")
+            let notes: Table<UInt32, Note> = try store.table("notes")
+            // Bytes that are no Note: a scan that decoded them would throw.
+            _ = try store.writeAndWait { txn in
+                for key: UInt32 in 0..<20 { try txn.put([0xFF, 0xFF, UInt8(key)], forKey: key, in: raw) }
+            }
+            let range = KeyRange.halfOpen(UInt32(5).orderedKey, UInt32(15).orderedKey)
+            try store.read { txn throws in
+                #expect(throws: StorageError.self) { _ = try txn.scan(notes, ScanRequest(range: range)) }
+                let first = try txn.scanKeys(notes, ScanRequest(range: range, limit: 4))
+                #expect(first.elements == [5, 6, 7, 8])
+                let resume: [UInt8] = try #require(first.resumeAfter)
+                let rest = try txn.scanKeys(notes, ScanRequest(range: range, after: resume))
+                #expect(rest.elements == Array(9..<15) && rest.resumeAfter == nil)
+                let backward = try txn.scanKeys(notes, ScanRequest(range: range, direction: .backward))
+                #expect(backward.elements == Array((5..<15).reversed()))
+            }
+        }
+    }
+
     @Test("A page its visitor ends (a byte budget) resumes at the first entry it declined, both directions", arguments: [ScanDirection.forward, .backward])
     func visitorEndsPage(direction: ScanDirection) throws {
         try withStore { store, _ in

@@ -167,6 +167,14 @@ extension TransactionReading where Self: ~Copyable {
         return ScanPage(elements: elements, resumeAfter: resume)
     }
 
+    /// One page of `table`'s keys that `request` selects, decoded; no value is read into a
+    /// record (for a caller that needs to know which records exist).
+    public func scanKeys<K, V>(_ table: Table<K, V>, _ request: ScanRequest) throws -> ScanPage<K> {
+        var keys: [K] = []
+        let resume = try scanRaw(table.database, request) { key, _ in keys.append(try table.decodeKey(key)) }
+        return ScanPage(elements: keys, resumeAfter: resume)
+    }
+
     /// Visits `table`'s entries that `request` selects, decoded, in order, until `visit`
     /// declines one (see ``scanRawPage(_:_:_:)``): a page that ends where the reply is full.
     ///

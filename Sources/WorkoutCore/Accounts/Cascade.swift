@@ -8,14 +8,14 @@ extension HouseholdStore {
     /// Removes the member `user` and all their records, indexes, sessions and logs.
     func deleteEverything(of user: UUID, in txn: inout WriteTransaction) throws {
         let prefix = ScanRequest(range: .prefix(user.orderedKey))
-        for key in try txn.scan(tables.workouts.table, prefix).elements.map(\.key) { try txn.delete(key, from: tables.workouts) }
-        for key in try txn.scan(tables.meals.table, prefix).elements.map(\.key) { try txn.delete(key, from: tables.meals) }
-        for key in try txn.scan(tables.weights.table, prefix).elements.map(\.key) { try txn.delete(key, from: tables.weights) }
-        for key in try txn.scan(tables.steps, prefix).elements.map(\.key) { try txn.delete(key, from: tables.steps) }
-        for key in try txn.scan(tables.days, prefix).elements.map(\.key) { try txn.delete(key, from: tables.days) }
-        for key in try txn.scan(tables.achievements, prefix).elements.map(\.key) { try txn.delete(key, from: tables.achievements) }
-        for key in try txn.scan(tables.changes, prefix).elements.map(\.key) { try txn.delete(key, from: tables.changes) }
-        for key in try txn.scan(tables.tombstones, prefix).elements.map(\.key) { try txn.delete(key, from: tables.tombstones) }
+        for key in try txn.scanKeys(tables.workouts.table, prefix).elements { try txn.delete(key, from: tables.workouts) }
+        for key in try txn.scanKeys(tables.meals.table, prefix).elements { try txn.delete(key, from: tables.meals) }
+        for key in try txn.scanKeys(tables.weights.table, prefix).elements { try txn.delete(key, from: tables.weights) }
+        for key in try txn.scanKeys(tables.steps, prefix).elements { try txn.delete(key, from: tables.steps) }
+        for key in try txn.scanKeys(tables.days, prefix).elements { try txn.delete(key, from: tables.days) }
+        for key in try txn.scanKeys(tables.achievements, prefix).elements { try txn.delete(key, from: tables.achievements) }
+        for key in try txn.scanKeys(tables.changes, prefix).elements { try txn.delete(key, from: tables.changes) }
+        for key in try txn.scanKeys(tables.tombstones, prefix).elements { try txn.delete(key, from: tables.tombstones) }
         for (key, _) in try credentials(of: user, in: txn) { try txn.delete(key, from: tables.sessions) }
         try txn.delete(user, from: tables.users)
     }

@@ -82,7 +82,8 @@ extension HouseholdStore {
         in txn: inout WriteTransaction
     ) throws -> [Workout_V1_Achievement] {
         let userID = UUID(bytes: user.userID)
-        let unlocked = Set(try txn.scan(tables.achievements, ScanRequest(range: .prefix(userID.orderedKey))).elements.map(\.key.name))
+        // Every workout asks; the names are in the keys, so no achievement is decoded.
+        let unlocked = Set(try txn.scanKeys(tables.achievements, ScanRequest(range: .prefix(userID.orderedKey))).elements.map(\.name))
         let reached = AchievementCatalog.newlyUnlocked(
             totalWorkouts: user.totals.totalWorkouts, longestStreak: user.totals.longestStreak, unlocked: unlocked)
         guard !reached.isEmpty else { return [] }
