@@ -2,30 +2,33 @@
 # slow-disk.sh — durable writes on a disk whose flush costs what a household box's does (an SD
 # card or a cheap SSD: FLUSH_US per sync), for workoutd, Redis with appendfsync always, and
 # PostgreSQL doing the same transaction, in one run. Two models of that disk (MODEL):
-#   preload  (default) the ordinary disk, with Benchmarks/SlowSync's LD_PRELOAD library in every
+#   slowsync (default) the ordinary disk, with Benchmarks/SlowSync's LD_PRELOAD library in every
 #          process of the run (workoutd's, Redis's and PostgreSQL's): each fsync and fdatasync
-#          call waits FLUSH_US after it returns; writes go to the page cache as usual. (A flush
-#          that takes longer the more it writes is in neither model.)
+#          call waits FLUSH_US after it returns; writes go to the page cache as usual. Syncs
+#          that overlap wait side by side, where a real disk would queue their flushes (a
+#          checkpoint's sync beside the log's). The script checks that the library loads and
+#          slows a sync, as root and as PostgreSQL's user, before anything is measured.
 #   fuse   Tests/PowerCutFS's FUSE file system over a directory of this run's: every
 #          fsync, fdatasync and O_DSYNC write waits FLUSH_US, and a directory sync waits the
 #          same; reads come from the page cache as usual, but every write() is a round trip to
 #          the file system's process (tens of µs: a store that writes many pages a commit pays
 #          it many times, where a real disk's page cache would take them in a microsecond).
-#   MODEL    preload (default) or fuse, as above
+#   A flush that takes longer the more it writes is in neither model.
+#   MODEL    slowsync (default) or fuse, as above
 #   ANCHORS  the yardstick's directory (yardstick.sh, pg_yardstick.sh; not in this repository)
 #   BIN      a release build's directory with workoutd and workout-bench (default .build/release)
 #   FLUSH_US microseconds a sync costs (default 2000)
 #   DUR      seconds per measurement (default 5)
 #   OUT      directory for the JSON files (default: a new temporary directory, printed)
-# Needs root (FUSE's allow_other, or the library readable by PostgreSQL's own user), fuse3 and
+# Needs root (PostgreSQL runs as its own user; with fuse, FUSE's allow_other too), fuse3 and
 # libfuse3-dev (fuse), clang or cc, and what the yardsticks need (redis-server, redis-tools,
 # postgresql-15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DUR=${DUR:-5}
 FLUSH_US=${FLUSH_US:-2000}
-MODEL=${MODEL:-preload}
-case "$MODEL" in fuse|preload) ;; *) echo "$(basename "$0"): MODEL must be fuse or preload, not $MODEL" >&2; exit 64 ;; esac
+MODEL=${MODEL:-slowsync}
+case "$MODEL" in fuse|slowsync) ;; *) echo "$(basename "$0"): MODEL must be slowsync or fuse, not $MODEL" >&2; exit 64 ;; esac
 BIN=${BIN:-.build/release}
 OUT=${OUT:-$(mktemp -d)}
 [ -n "${ANCHORS:-}" ] && [ -x "$ANCHORS/yardstick.sh" ] && [ -x "$ANCHORS/pg_yardstick.sh" ] || {
@@ -50,6 +53,22 @@ else
   "$cc" -O2 -Wall -Werror -shared -fPIC -o "$work/slowsync.so" Benchmarks/SlowSync/slowsync.c -ldl
   chmod 755 "$work/slowsync.so"
   slow=(env LD_PRELOAD="$work/slowsync.so" SLOWSYNC_US="$FLUSH_US")
+  # ld.so only warns when it cannot load a preloaded library, and the run would then compare
+  # slowed processes with unslowed ones: check that a sync is slowed, as root and as postgres.
+  probe='import os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
+start = time.monotonic(); os.fdatasync(fd); print(int((time.monotonic() - start) * 1e6))'
+  mkdir -p "$work/probe"
+  users=(root)
+  if id postgres >/dev/null 2>&1; then users+=(postgres); chown postgres "$work/probe"; fi
+  for who in "${users[@]}"; do
+    as=(); [ "$who" = postgres ] && as=(runuser -u postgres --)
+    took=$("${as[@]}" "${slow[@]}" python3 -c "$probe" "$work/probe/$who" 2>&1) || true
+    case "$took" in
+      ''|*[!0-9]*) echo "$(basename "$0"): the slow-sync library did not load as $who: $took" >&2; exit 1 ;;
+    esac
+    [ "$took" -ge "$FLUSH_US" ] || { echo "$(basename "$0"): a sync as $who took $took µs, under FLUSH_US ($FLUSH_US)" >&2; exit 1; }
+  done
 fi
 chmod 755 "$mnt"
 

@@ -7,33 +7,48 @@
 //   LD_PRELOAD=$PWD/slowsync.so SLOWSYNC_US=2000 program ...
 //
 // Only calls that go through the dynamic linker are slowed: liblmdb's, Swift's and the C
-// library's callers', PostgreSQL's and Redis's; not a raw syscall.
+// library's callers', PostgreSQL's and Redis's; not a raw syscall. Syncs that overlap wait side
+// by side (a real disk would queue their flushes).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
-static long flush_us(void) {
-    static long value = -1;
-    if (value < 0) {
-        const char *text = getenv("SLOWSYNC_US");
-        long parsed = text ? strtol(text, NULL, 10) : 2000;
-        value = parsed >= 0 && parsed <= 10000000 ? parsed : 2000;
+// Set once, when the library is loaded, before any thread of the program runs.
+static long flush_us = 2000;
+static int (*real_fsync)(int);
+static int (*real_fdatasync)(int);
+
+__attribute__((constructor)) static void load(void) {
+    const char *text = getenv("SLOWSYNC_US");
+    if (text) {
+        char *end;
+        long parsed = strtol(text, &end, 10);
+        if (*text && !*end && parsed >= 0 && parsed <= 10000000) {
+            flush_us = parsed;
+        } else {
+            fprintf(stderr, "slowsync: SLOWSYNC_US must be a number of microseconds from 0 to 10000000, not %s\n", text);
+            _exit(64);
+        }
     }
-    return value;
+    real_fsync = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+    real_fdatasync = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+    if (!real_fsync || !real_fdatasync) {
+        fprintf(stderr, "slowsync: the C library's fsync or fdatasync was not found\n");
+        _exit(70);
+    }
 }
 
 static void wait_for_flush(void) {
-    long us = flush_us();
-    struct timespec left = {.tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000};
+    struct timespec left = {.tv_sec = flush_us / 1000000, .tv_nsec = (flush_us % 1000000) * 1000};
     while (nanosleep(&left, &left) != 0 && errno == EINTR) {}
 }
 
 int fsync(int fd) {
-    static int (*real)(int);
-    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
-    int rc = real(fd);
+    int rc = real_fsync(fd);
     int saved = errno;
     wait_for_flush();
     errno = saved;
@@ -41,9 +56,7 @@ int fsync(int fd) {
 }
 
 int fdatasync(int fd) {
-    static int (*real)(int);
-    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
-    int rc = real(fd);
+    int rc = real_fdatasync(fd);
     int saved = errno;
     wait_for_flush();
     errno = saved;
