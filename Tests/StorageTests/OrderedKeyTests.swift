@@ -55,6 +55,22 @@ struct OrderedKeyTests {
         }
     }
 
+    @Test("Strings are stored as their UTF-8 with 0x00 escaped, then 00 01: the bytes on disk")
+    func stringBytes() {
+        func encoded(_ string: String) -> [UInt8] {
+            var key = OrderedKey()
+            key.append(string)
+            return key.bytes
+        }
+        #expect(encoded("") == [0x00, 0x01])
+        #expect(encoded("a\u{0}b") == [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01])
+        let long = "member@example.org\u{0}\u{0}é"
+        var expected: [UInt8] = Array("member@example.org".utf8) + [0x00, 0xFF, 0x00, 0xFF] + [0xC3, 0xA9]
+        expected += [0x00, 0x01]
+        #expect(encoded(long) == expected)
+        #expect(encoded("anna@example.org") == Array("anna@example.org".utf8) + [0x00, 0x01])
+    }
+
     @Test("Malformed keys are refused, not misread", arguments: [
         [UInt8](),
         [0x61, 0x00],

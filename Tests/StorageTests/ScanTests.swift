@@ -110,7 +110,8 @@ struct ScanTests {
                 #expect(first.elements == [5, 6, 7, 8])
                 let resume: [UInt8] = try #require(first.resumeAfter)
                 let rest = try txn.scanKeys(notes, ScanRequest(range: range, after: resume))
-                #expect(rest.elements == Array(9..<15) && rest.resumeAfter == nil)
+                #expect(rest.elements == Array(9..<15))
+                #expect(rest.resumeAfter == nil)
                 let backward = try txn.scanKeys(notes, ScanRequest(range: range, direction: .backward))
                 #expect(backward.elements == Array((5..<15).reversed()))
             }

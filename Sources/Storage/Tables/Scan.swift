@@ -171,6 +171,7 @@ extension TransactionReading where Self: ~Copyable {
     /// record (for a caller that needs to know which records exist).
     public func scanKeys<K, V>(_ table: Table<K, V>, _ request: ScanRequest) throws -> ScanPage<K> {
         var keys: [K] = []
+        if let limit = request.limit { keys.reserveCapacity(min(limit, 1024)) }
         let resume = try scanRaw(table.database, request) { key, _ in keys.append(try table.decodeKey(key)) }
         return ScanPage(elements: keys, resumeAfter: resume)
     }

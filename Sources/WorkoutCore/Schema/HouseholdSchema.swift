@@ -92,37 +92,3 @@ package struct HouseholdSchema: Sendable {
         tombstones = try store.table("tombstones")
     }
 }
-
-extension UUID {
-    /// A UUID from 16 bytes; any other length gives the nil UUID (callers validate first).
-    package init(bytes: some Collection<UInt8>) {
-        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        if bytes.count == 16 {
-            withUnsafeMutableBytes(of: &uuid) { raw in
-                for (offset, byte) in bytes.enumerated() { raw[offset] = byte }
-            }
-        }
-        self.init(uuid: uuid)
-    }
-
-    /// A UUID from the 16 bytes of a protobuf `bytes` field, copied in one step; any other
-    /// length gives the nil UUID (callers validate first). Every stored record names its
-    /// member this way, several times a write.
-    package init(bytes: Data) {
-        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        if bytes.count == 16 {
-            withUnsafeMutableBytes(of: &uuid) { raw in
-                bytes.withUnsafeBytes { source in raw.copyMemory(from: source) }
-            }
-        }
-        self.init(uuid: uuid)
-    }
-
-    /// The 16 bytes of the UUID.
-    package var bytes: [UInt8] {
-        withUnsafeBytes(of: uuid) { Array($0) }
-    }
-
-    /// The bytes as `Data`, as protobuf `bytes` fields want them.
-    package var data: Data { withUnsafeBytes(of: uuid) { Data($0) } }
-}
