@@ -47,18 +47,15 @@ static void wait_for_flush(void) {
     while (nanosleep(&left, &left) != 0 && errno == EINTR) {}
 }
 
-int fsync(int fd) {
-    int rc = real_fsync(fd);
+// The real call, then the flush's wait; the call's errno is kept.
+static int slowed(int (*real)(int), int fd) {
+    int rc = real(fd);
     int saved = errno;
     wait_for_flush();
     errno = saved;
     return rc;
 }
 
-int fdatasync(int fd) {
-    int rc = real_fdatasync(fd);
-    int saved = errno;
-    wait_for_flush();
-    errno = saved;
-    return rc;
-}
+int fsync(int fd) { return slowed(real_fsync, fd); }
+
+int fdatasync(int fd) { return slowed(real_fdatasync, fd); }
