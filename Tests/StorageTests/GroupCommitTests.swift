@@ -83,14 +83,13 @@ struct GroupCommitTests {
             let table: Table<UInt32, [UInt8]> = try store.table("counters")
             // The first operation holds the writer until the others are queued behind it, so
             // that they form one batch.
-            let queued = DispatchSemaphore(value: 0)
+            let gate = WriterGate()
             let done = DispatchSemaphore(value: 0)
             let results = Mutex<[Int: Result<Int, any Error>]>([:])
-            let firstRun = Atomic<Bool>(true)
             store.writer.submit({ txn in
-                // Operations may run again (the batch is applied again after a failure): hold
-                // the writer on the first run only.
-                if firstRun.exchange(false, ordering: .relaxed) { queued.wait() }
+                // Operations may run again (the batch is applied again after a failure): the
+                // gate holds the writer on the first run only.
+                gate.hold()
                 try txn.put([0], forKey: 0, in: table)
                 return 0
             }, completion: { result in results.withLock { $0[0] = result }; done.signal() })
@@ -106,7 +105,7 @@ struct GroupCommitTests {
                     return index
                 }, completion: { result in results.withLock { $0[index] = result }; done.signal() })
             }
-            queued.signal()
+            gate.release()
             for _ in 0...5 { done.wait() }
             let all = results.withLock { $0 }
             for index in 0...5 {
@@ -252,8 +251,7 @@ struct GroupCommitTests {
     func handOnFromCaller() throws {
         try withStore { store, _ in
             let table: Table<UInt32, [UInt8]> = try store.table("counters")
-            let inside = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
+            let gate = WriterGate()
             let callerThread = Mutex<pthread_t?>(nil)
             let completedOn = Mutex<[UInt32: pthread_t]>([:])
             let callerDone = DispatchSemaphore(value: 0)
@@ -261,19 +259,18 @@ struct GroupCommitTests {
                 callerThread.withLock { $0 = pthread_self() }
                 store.writer.submit({ txn in
                     try txn.put([1], forKey: 1, in: table)
-                    inside.signal()
-                    release.wait()
+                    gate.hold()
                 }, mayCommitOnCaller: true) { _ in completedOn.withLock { $0[1] = pthread_self() } }
                 callerDone.signal()
             }
-            inside.wait()
+            gate.waitUntilHeld()
             // The caller is committing: these wait, then go to the writer's queue.
             for key: UInt32 in 2...5 {
                 store.writer.submit({ txn in try txn.put([UInt8(key)], forKey: key, in: table) }, mayCommitOnCaller: true) { _ in
                     completedOn.withLock { $0[key] = pthread_self() }
                 }
             }
-            release.signal()
+            gate.release()
             // Closing waits for the caller's commit and for the writer's queue's.
             store.writer.close()
             #expect(completedOn.withLock { $0.count } == 5)
@@ -294,19 +291,17 @@ struct GroupCommitTests {
         try withStore { store, _ in
             let table: Table<UInt32, [UInt8]> = try store.table("counters")
             // A batch of four: the writer's queue holds the first write while three wait.
-            let inside = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
+            let gate = WriterGate()
             let done = DispatchSemaphore(value: 0)
             store.writer.submit({ txn in
                 try txn.put([0], forKey: 0, in: table)
-                inside.signal()
-                release.wait()
+                gate.hold()
             }) { _ in done.signal() }
-            inside.wait()
+            gate.waitUntilHeld()
             for key: UInt32 in 1...4 {
                 store.writer.submit({ txn in try txn.put([UInt8(key)], forKey: key, in: table) }) { _ in done.signal() }
             }
-            release.signal()
+            gate.release()
             for _ in 0...4 { done.wait() }
             waitUntilIdle(store.writer)
             #expect(store.writer.statistics.largestBatch == 4)
@@ -352,6 +347,28 @@ struct GroupCommitTests {
 
 /// Waits (10 s at most) until `writer` has marked itself idle: a completion runs just before the
 /// committing thread looks for more work.
+/// Holds the writer inside an operation while a test queues others behind it: the operation
+/// calls ``hold()``, the test waits for that, submits, then releases. Only the first ``hold()``
+/// waits, since an operation may run again (its batch is applied a second time after a failure).
+private final class WriterGate: Sendable {
+    private let inside = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+    private let firstHold = Atomic<Bool>(true)
+
+    /// Called by the operation: says it is inside, then waits for ``release()`` (first call only).
+    func hold() {
+        guard firstHold.exchange(false, ordering: .relaxed) else { return }
+        inside.signal()
+        released.wait()
+    }
+
+    /// Waits until the operation holds the writer.
+    func waitUntilHeld() { inside.wait() }
+
+    /// Lets the operation go on.
+    func release() { released.signal() }
+}
+
 private func waitUntilIdle(_ writer: GroupCommitWriter) {
     let deadline = Date().addingTimeInterval(10)
     while !writer.isIdle && Date() < deadline { usleep(1_000) }
