@@ -79,6 +79,10 @@ struct DeviceTokenTests {
                 let owner = try FaceClient.owner(face, port: port)
                 let (member, registered) = try FaceClient.member(face, port: port, invitedBy: owner, email: "mia@example.com")
                 let own = try Self.create(member, "Home Assistant", [.read])
+                // "Newest first" is by the millisecond of creation: make the second token in a
+                // later one (two calls can fit in one).
+                let ownMade = own.deviceToken.createdAtMs
+                for _ in 0..<100 where Int64(Date().timeIntervalSince1970 * 1000) <= ownMade { usleep(1_000) }
                 let shortcut = try Self.create(member, "Shortcut", [.log])
                 let device = try FaceClient.resume(face, port: port, token: own.token)
                 #expect(try device.status(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).0 == .ok)

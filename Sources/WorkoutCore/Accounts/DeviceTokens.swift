@@ -75,8 +75,11 @@ extension HouseholdStore {
                 _ = try authorizeAdmin(caller, in: txn, now: now)
                 guard try txn.get(member, from: tables.users.table) != nil else { throw DomainError.notFound("no member has that id") }
             }
+            // Newest first; tokens made in the same millisecond in the same order every time.
             return try credentials(of: member, in: txn).map(\.value).filter(\.deviceToken)
-                .sorted { $0.createdAtMs > $1.createdAtMs }
+                .sorted { a, b in
+                    a.createdAtMs != b.createdAtMs ? a.createdAtMs > b.createdAtMs : a.sessionID.lexicographicallyPrecedes(b.sessionID)
+                }
                 .map(deviceTokenInfo)
         }
     }
