@@ -554,6 +554,7 @@ final class LoadDriver {
         guard phase == .measure && now >= windowStartedAt && now < windowEndsAt else { return }
         soak?.record(nanoseconds: latency, failed: answer.status != 0)
         outcome.ops += 1
+        if admin != nil && outcome.statsBefore == nil { outcome.opsBeforeStatsBefore += 1 }
         outcome.latency.record(nanoseconds: latency)
         if answer.status != 0 {
             outcome.errors.record(status: answer.status) {

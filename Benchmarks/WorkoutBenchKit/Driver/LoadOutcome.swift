@@ -12,6 +12,9 @@ package struct LoadOutcome: Sendable {
     package var errors = ErrorTally()
     /// Scripts completed in the window (`household`: app openings; `connect`: connections).
     package var cycles: UInt64 = 0
+    /// Calls answered in the window before the server's Stats for its start arrived: the
+    /// server may have counted them before it took its figures.
+    package var opsBeforeStatsBefore: UInt64 = 0
     /// Admin.Stats at the window's start and end, when asked.
     package var statsBefore: Workout_V1_StatsResponse?
     /// See ``statsBefore``.

@@ -59,6 +59,9 @@ package struct BenchReport: Sendable, Equatable {
     package var rssBytes: UInt64?
     /// See ``commits``.
     package var serverCalls: UInt64?
+    /// Calls the bench counted in the window before the server's figures for its start
+    /// arrived (the server may have counted them before the window), when Stats was asked.
+    package var opsBeforeServerStats: UInt64?
     /// The bench's own CPU per call, µs.
     package var clientCPUMicrosecondsPerOp: Double
     /// Meals found on the preloaded day checked before the run, or `nil`.
@@ -105,6 +108,7 @@ package struct BenchReport: Sendable, Equatable {
             rssAnonBytes = figures.rssAnonBytes
             rssBytes = figures.rssBytes
             serverCalls = figures.calls
+            opsBeforeServerStats = outcome.opsBeforeStatsBefore
         }
         clientCPUMicrosecondsPerOp = outcome.ops > 0 ? Double(outcome.clientCPUMicroseconds) / Double(outcome.ops) : 0
         probeMeals = outcome.probedMeals
@@ -137,6 +141,7 @@ extension BenchReport: Codable {
         case rssAnonBytes = "rss_anon_bytes"
         case rssBytes = "rss_bytes"
         case serverCalls = "server_calls"
+        case opsBeforeServerStats = "ops_before_server_stats"
         case clientCPUMicrosecondsPerOp = "client_cpu_us_per_op"
         case probeMeals = "probe_meals"
         case soak
@@ -175,6 +180,7 @@ extension BenchReport: Codable {
         try container.encode(rssAnonBytes, forKey: .rssAnonBytes)
         try container.encode(rssBytes, forKey: .rssBytes)
         try container.encode(serverCalls, forKey: .serverCalls)
+        try container.encode(opsBeforeServerStats, forKey: .opsBeforeServerStats)
         try container.encode(Self.rounded(clientCPUMicrosecondsPerOp), forKey: .clientCPUMicrosecondsPerOp)
         try container.encode(probeMeals, forKey: .probeMeals)
         try container.encode(soak, forKey: .soak)
