@@ -4,7 +4,8 @@
 # PostgreSQL doing the same transaction, in one run. Two models of that disk (MODEL):
 #   slowsync (default) the ordinary disk, with Benchmarks/SlowSync's LD_PRELOAD library in every
 #          process of the run (workoutd's, Redis's and PostgreSQL's): each fsync and fdatasync
-#          call waits FLUSH_US after it returns; writes go to the page cache as usual. Syncs
+#          call, and each write to an O_DSYNC descriptor, waits FLUSH_US after it returns;
+#          other writes go to the page cache as usual. Syncs
 #          that overlap wait side by side, where a real disk would queue their flushes (a
 #          checkpoint's sync beside the log's). The script checks that the library loads and
 #          slows a sync, as root and as PostgreSQL's user, before anything is measured.
@@ -54,10 +55,14 @@ else
   chmod 755 "$work/slowsync.so"
   slow=(env LD_PRELOAD="$work/slowsync.so" SLOWSYNC_US="$FLUSH_US")
   # ld.so only warns when it cannot load a preloaded library, and the run would then compare
-  # slowed processes with unslowed ones: check that a sync is slowed, as root and as postgres.
+  # slowed processes with unslowed ones: check that a sync, and a write to an O_DSYNC
+  # descriptor (workoutd's log appends so), are slowed, as root and as postgres.
   probe='import os, sys, time
 fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
-start = time.monotonic(); os.fdatasync(fd); print(int((time.monotonic() - start) * 1e6))'
+start = time.monotonic(); os.fdatasync(fd); synced = time.monotonic() - start
+direct = os.open(sys.argv[1] + ".dsync", os.O_WRONLY | os.O_CREAT | os.O_DSYNC, 0o600)
+start = time.monotonic(); os.write(direct, b"x"); written = time.monotonic() - start
+print(int(min(synced, written) * 1e6))'
   mkdir -p "$work/probe"
   users=(root)
   if id postgres >/dev/null 2>&1; then users+=(postgres); chown postgres "$work/probe"; fi
@@ -67,7 +72,7 @@ start = time.monotonic(); os.fdatasync(fd); print(int((time.monotonic() - start)
     case "$took" in
       ''|*[!0-9]*) echo "$(basename "$0"): the slow-sync library did not load as $who: $took" >&2; exit 1 ;;
     esac
-    [ "$took" -ge "$FLUSH_US" ] || { echo "$(basename "$0"): a sync as $who took $took µs, under FLUSH_US ($FLUSH_US)" >&2; exit 1; }
+    [ "$took" -ge "$FLUSH_US" ] || { echo "$(basename "$0"): a sync or an O_DSYNC write as $who took $took µs, under FLUSH_US ($FLUSH_US)" >&2; exit 1; }
   done
 fi
 chmod 755 "$mnt"
@@ -85,6 +90,14 @@ bench() { # name args...
   if [ "$MODEL" = fuse ]; then cat "$mnt/.powercut" > "$OUT/$name.disk"; fi
 }
 bench lw_c1_d1 --scenario log-weight --connections 1 --pipeline 1
+# A lone durable write waits for at least one flush: a p50 below FLUSH_US says the model did
+# not slow workoutd's way of syncing (the probe above tried python's).
+python3 - "$OUT/lw_c1_d1.json" "$FLUSH_US" <<'PY' || exit 1
+import json, sys
+p50 = json.load(open(sys.argv[1]))["p50_us"]
+if p50 < int(sys.argv[2]):
+    sys.exit(f"slow-disk.sh: workoutd's lone write took {p50} µs at p50, under FLUSH_US ({sys.argv[2]}): its syncs were not slowed")
+PY
 bench lw_c64_d1 --scenario log-weight --connections 64 --pipeline 1
 bench lwo_c64_d1 --scenario log-workout --connections 64 --pipeline 1
 rm -rf "$mnt/data"

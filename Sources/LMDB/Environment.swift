@@ -61,6 +61,11 @@ public final class Environment: @unchecked Sendable {
         /// keeps the log; others that open the environment meanwhile commit with liblmdb's own
         /// syncs (see `WriteAheadLog`, rule 5). `.noSync` and `.noMetaSync` are then decided here.
         public var writeAheadLog = false
+        /// Whether the log's appends go around the page cache (`O_DIRECT | O_DSYNC`: one write
+        /// a commit that returns once the record is on disk) where the file system allows it;
+        /// `false`, or a file system that refuses it, appends through the page cache and
+        /// `fdatasync`s.
+        public var writeAheadLogDirectIO = true
         /// The mode of the files liblmdb creates.
         public var fileMode: Int = 0o600
 
@@ -120,7 +125,9 @@ public final class Environment: @unchecked Sendable {
                 mdb_env_open(env, path, flags.rawValue, mode_t(configuration.fileMode))
             }
             if let prepared {
-                writeAheadLog = try WriteAheadLog(environment: env, mapLock: mapLock, directory: path, prepared: prepared)
+                writeAheadLog = try WriteAheadLog(
+                    environment: env, mapLock: mapLock, directory: path, prepared: prepared,
+                    directIO: configuration.writeAheadLogDirectIO)
             } else {
                 writeAheadLog = nil
             }
@@ -171,6 +178,11 @@ public final class Environment: @unchecked Sendable {
     /// How many transactions opening the environment replayed from its write-ahead log: those
     /// committed after its last checkpoint by a process that did not close it (0 without a log).
     public var replayedTransactions: Int { writeAheadLog?.replayedRecords ?? 0 }
+
+    /// How many of this process's commits were logged around the page cache (see
+    /// ``Configuration/writeAheadLogDirectIO``): none without a log, with the setting off, in a
+    /// process that does not keep the log, or where the file system refused `O_DIRECT`.
+    public var writeAheadLogDirectAppends: Int { writeAheadLog?.directAppends ?? 0 }
 
     /// How many times this process grew the map because a write filled it.
     public var growthCount: Int { state.withLock { $0.growthCount } }

@@ -10,11 +10,31 @@ import TestSupport
 struct WriteAheadLogTests {
     static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    static func configuration(mapSize: Int = 64 << 20) -> Environment.Configuration {
+    static func configuration(mapSize: Int = 64 << 20, directIO: Bool = true) -> Environment.Configuration {
         var configuration = Environment.Configuration()
         configuration.writeAheadLog = true
+        configuration.writeAheadLogDirectIO = directIO
         configuration.mapSize = mapSize
         return configuration
+    }
+
+    /// Whether the file system holding `directory` takes an aligned `O_DIRECT` write: there the
+    /// log must append directly when asked to.
+    static func takesDirectWrites(_ directory: String) -> Bool {
+        #if os(Linux)
+        let path = directory + "/direct-probe"
+        defer { unlink(path) }
+        let descriptor = open(path, O_RDWR | O_CREAT | __O_DIRECT, 0o600)  // O_DIRECT (see DirectAppender)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var memory: UnsafeMutableRawPointer?
+        guard posix_memalign(&memory, 4_096, 4_096) == 0, let memory else { return false }
+        defer { free(memory) }
+        memory.initializeMemory(as: UInt8.self, repeating: 7, count: 4_096)
+        return pwrite(descriptor, memory, 4_096, 0) == 4_096
+        #else
+        return false
+        #endif
     }
 
     static func contents(_ path: String) throws -> [UInt8] {
@@ -30,17 +50,19 @@ struct WriteAheadLogTests {
         try handle.synchronize()
     }
 
-    /// Opens an environment with a log in `path`, lets `writes` run after its opening
-    /// checkpoint, then closes it and puts back on disk what a power cut at that moment could
-    /// leave. `damage` may change the log's first file before it is put back. `writes` must not
-    /// make the log start again (a synchronous checkpoint would): what is put back is the
-    /// opening checkpoint and every record since.
+    /// Opens an environment with a log in `path`, lets `setUp` and then `writes` run after its
+    /// opening checkpoint, then closes it and puts back on disk what a power cut at that moment
+    /// could leave. `damage` may change the log's first file before it is put back. `setUp` may
+    /// end with a synchronous checkpoint (`sync()`, which starts the log again); `writes` must
+    /// not make the log start again: what is put back is the data file and checkpoint as they
+    /// were after `setUp`, and every record since.
     static func writeThenCutPower(
         in path: String, configuration: Environment.Configuration = configuration(), damage: (inout [UInt8]) -> Void = { _ in },
-        _ writes: (Environment) throws -> Void
+        setUp: (Environment) throws -> Void = { _ in }, _ writes: (Environment) throws -> Void
     ) throws {
         let environment = try Environment(path: path, configuration: configuration)
-        // Just opened: the data file and the checkpoint are synced, and agree.
+        try setUp(environment)
+        // Just opened, or synced: the data file and the checkpoint are synced, and agree.
         let syncedData = try contents(path + "/data.mdb")
         let syncedCheckpoint = try contents(path + "/checkpoint")
         try writes(environment)
@@ -54,22 +76,90 @@ struct WriteAheadLogTests {
         for (name, bytes) in zip(["wal-0", "wal-1"], logs) { try overwrite(path + "/" + name, with: bytes) }
     }
 
-    @Test("Every committed write is back after a power cut that kept only the log")
-    func replaysAfterPowerCut() throws {
+    @Test("Every committed write is back after a power cut that kept only the log", arguments: [true, false])
+    func replaysAfterPowerCut(directIO: Bool) throws {
         try withTemporaryDirectory { path in
-            try Self.writeThenCutPower(in: path) { environment throws in
+            let direct = directIO && Self.takesDirectWrites(path)
+            try Self.writeThenCutPower(in: path, configuration: Self.configuration(directIO: directIO)) { environment throws in
                 let things = try environment.openDatabase(named: "things")
                 for index in 0..<40 {
                     try environment.write { txn throws in try txn.put(Array(repeating: 0xAB, count: 100 + index), forKey: [UInt8(index)], in: things) }
                 }
+                #expect(environment.writeAheadLogDirectAppends == (direct ? 41 : 0))
             }
-            let environment = try Environment(path: path, configuration: Self.configuration())
+            let environment = try Environment(path: path, configuration: Self.configuration(directIO: directIO))
             defer { environment.close() }
             #expect(environment.replayedTransactions == 41)
             let things = try environment.openDatabase(named: "things", flags: [])
             try environment.read { txn throws in
                 for index in 0..<40 {
                     #expect(try txn.value(in: things, forKey: [UInt8(index)]) == Array(repeating: 0xAB, count: 100 + index))
+                }
+            }
+        }
+    }
+
+    @Test("Records of every length, across blocks and past the direct buffer, are back after a power cut", arguments: [true, false])
+    func recordsOfEveryLength(directIO: Bool) throws {
+        // Lengths that end a record inside a block, at its last byte, across one and across
+        // many (the last outgrows the direct appender's first buffer of 64 KiB).
+        let lengths = [1, 3_000, 4_000, 17, 4_096, 8_191, 2, 100_000, 5, 300_000, 9]
+        try withTemporaryDirectory { path in
+            let direct = directIO && Self.takesDirectWrites(path)
+            try Self.writeThenCutPower(in: path, configuration: Self.configuration(directIO: directIO)) { environment throws in
+                let things = try environment.openDatabase(named: "things")
+                for (index, length) in lengths.enumerated() {
+                    try environment.write { txn throws in
+                        try txn.put(Array(repeating: UInt8(index + 1), count: length), forKey: [UInt8(index)], in: things)
+                    }
+                }
+                #expect(environment.writeAheadLogDirectAppends == (direct ? lengths.count + 1 : 0))
+            }
+            let environment = try Environment(path: path, configuration: Self.configuration(directIO: directIO))
+            defer { environment.close() }
+            #expect(environment.replayedTransactions == lengths.count + 1)
+            let things = try environment.openDatabase(named: "things", flags: [])
+            try environment.read { txn throws in
+                for (index, length) in lengths.enumerated() {
+                    #expect(try txn.value(in: things, forKey: [UInt8(index)]) == Array(repeating: UInt8(index + 1), count: length))
+                }
+            }
+        }
+    }
+
+    @Test("After a checkpoint starts the log again, records written over the old ones are back after a power cut", arguments: [true, false])
+    func recordsAfterRewind(directIO: Bool) throws {
+        // Before the checkpoint: records that fill the log's first blocks. After it: records
+        // that start again at offset 0, some ending inside a block that held older records.
+        let before = [5_000, 5_000, 3, 5_000, 700]
+        let after = [1, 4_000, 3, 9_000, 2, 100, 4_096]
+        try withTemporaryDirectory { path in
+            let direct = directIO && Self.takesDirectWrites(path)
+            var things: Database?
+            try Self.writeThenCutPower(in: path, configuration: Self.configuration(directIO: directIO), setUp: { environment throws in
+                let table = try environment.openDatabase(named: "things")
+                things = table
+                for (index, length) in before.enumerated() {
+                    try environment.write { txn throws in try txn.put(Array(repeating: 0x10, count: length), forKey: [0, UInt8(index)], in: table) }
+                }
+                try environment.sync()
+            }) { environment throws in
+                let table = try #require(things)
+                for (index, length) in after.enumerated() {
+                    try environment.write { txn throws in try txn.put(Array(repeating: 0x20, count: length), forKey: [1, UInt8(index)], in: table) }
+                }
+                #expect(environment.writeAheadLogDirectAppends == (direct ? 1 + before.count + after.count : 0))
+            }
+            let environment = try Environment(path: path, configuration: Self.configuration(directIO: directIO))
+            defer { environment.close() }
+            #expect(environment.replayedTransactions == after.count)
+            let table = try environment.openDatabase(named: "things", flags: [])
+            try environment.read { txn throws in
+                for (index, length) in before.enumerated() {
+                    #expect(try txn.value(in: table, forKey: [0, UInt8(index)]) == Array(repeating: 0x10, count: length))
+                }
+                for (index, length) in after.enumerated() {
+                    #expect(try txn.value(in: table, forKey: [1, UInt8(index)]) == Array(repeating: 0x20, count: length))
                 }
             }
         }

@@ -253,10 +253,12 @@ static int pc_truncate(const char *path, off_t size, struct fuse_file_info *fi) 
 
 // How a backing file is opened for a file the writer opens with `flags`: read and write (a
 // partial block's synced bytes are read before it is held), without O_SYNC/O_DSYNC (the
-// kernel follows such a write with an fsync, which writes held blocks out) or O_APPEND (the
-// kernel gives every write its offset).
+// kernel follows such a write with an fsync, which writes held blocks out), O_APPEND (the
+// kernel gives every write its offset) or O_DIRECT (the writer's direct writes reach this file
+// system as ordinary writes, held like any other; the held blocks it writes out are neither
+// aligned nor sized for O_DIRECT).
 static int backing_flags(int flags) {
-    return (flags & ~(O_ACCMODE | O_SYNC | O_DSYNC | O_APPEND)) | O_RDWR;
+    return (flags & ~(O_ACCMODE | O_SYNC | O_DSYNC | O_APPEND | O_DIRECT)) | O_RDWR;
 }
 
 static int pc_open(const char *path, struct fuse_file_info *fi) {

@@ -1,4 +1,5 @@
 internal import CZlib
+import Synchronization
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -11,10 +12,17 @@ internal import Darwin
 ///
 /// A record is a 24-byte header (magic `WAL1`, the payload's length, the transaction id, a
 /// CRC-32 of those and the payload, 4 bytes of zero), then the payload (a ``RedoLog``). The
-/// file grows in zero-filled steps, so that an append inside it changes no file size and its
-/// `fdatasync` writes the record alone. Once a checkpoint covers every record, the next append
+/// file grows in zero-filled, synced steps, so that an append inside it changes no file size
+/// and its sync writes the record alone. Once a checkpoint covers every record, the next append
 /// starts at the beginning again; what is left of older records after the new ones is told
 /// apart by their transaction ids, never replayed.
+///
+/// Appends go around the page cache when the file system allows it (``DirectAppender``: a
+/// descriptor opened `O_DIRECT | O_DSYNC`, one `pwrite` a record that returns once the record
+/// is durable), and otherwise through it (`pwrite`, then `fdatasync`). The direct path skips
+/// the kernel's writeback machinery (finding the dirty page again, marking it, submitting it)
+/// and one system call of two; a lone weigh-in's server CPU and latency fell by about 5 %
+/// with it (Benchmarks/results/2026-12-01/direct-log).
 final class LogFile {
     static let magic: UInt32 = 0x314C_4157  // "WAL1", little-endian
     static let headerSize = 24
@@ -31,11 +39,18 @@ final class LogFile {
     private let descriptor: Int32
     /// Where the next record goes.
     private(set) var appendOffset = 0
-    /// The file's size: every byte below it has been written (records or zeros).
+    /// The file's size: every byte below it has been written (records or zeros) and synced.
     private var allocated: Int
+    /// The direct path, while the file system takes it (see ``DirectAppender``).
+    private var direct: DirectAppender?
+    /// How many records went around the page cache (read from any thread).
+    let directAppends = Atomic<Int>(0)
 
     /// Opens (creating) the log at `path`.
-    init(path: String) throws(LMDBError) {
+    ///
+    /// - Parameter directIO: Whether to try appending around the page cache; the log falls
+    ///   back to the page cache where the file system refuses it.
+    init(path: String, directIO: Bool = true) throws(LMDBError) {
         let descriptor = try FileIO.open(path)
         do {
             self.allocated = try FileIO.size(descriptor, path: path)
@@ -45,6 +60,7 @@ final class LogFile {
         }
         self.path = path
         self.descriptor = descriptor
+        self.direct = directIO ? DirectAppender(path: path) : nil
     }
 
     deinit {
@@ -65,6 +81,19 @@ final class LogFile {
         record.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 16, as: UInt32.self) }
         let end = appendOffset + record.count
         if end > allocated { try grow(toAtLeast: end) }
+        if let direct {
+            switch try direct.append(record, at: appendOffset) {
+            case .written:
+                appendOffset = end
+                directAppends.add(1, ordering: .relaxed)
+                return
+            case .unsupported:
+                // The file system took the descriptor but not its writes.
+                self.direct = nil
+            case .notAtTail:
+                break
+            }
+        }
         try writeFully(record, at: appendOffset)
         try sync()
         appendOffset = end
@@ -76,11 +105,13 @@ final class LogFile {
         try sync()
         allocated = 0
         appendOffset = 0
+        direct?.forgetTail()
     }
 
     /// The next record goes at the start of the file (a checkpoint covers every record in it).
     func rewind() {
         appendOffset = 0
+        direct?.forgetTail()
     }
 
     /// The records from the start of the file up to the first that is torn, damaged or absent.
@@ -110,15 +141,20 @@ final class LogFile {
         return UInt32(truncatingIfNeeded: crc)
     }
 
-    /// Zero-fills the file up to a multiple of ``growthStep`` at least `size` bytes long.
+    /// Zero-fills the file up to a multiple of ``growthStep`` at least `size` bytes long, and
+    /// syncs it: its blocks and its size are on disk before a record is written into them, so
+    /// that an append's own sync has nothing but the record to write.
     private func grow(toAtLeast size: Int) throws(LMDBError) {
         let target = (size + Self.growthStep - 1) / Self.growthStep * Self.growthStep
         let zeros = [UInt8](repeating: 0, count: min(Self.growthStep, target - allocated))
-        while allocated < target {
-            let chunk = min(zeros.count, target - allocated)
-            try writeFully(Array(zeros[..<chunk]), at: allocated)
-            allocated += chunk
+        var filled = allocated
+        while filled < target {
+            let chunk = min(zeros.count, target - filled)
+            try writeFully(Array(zeros[..<chunk]), at: filled)
+            filled += chunk
         }
+        try sync()
+        allocated = target
     }
 
     private func writeFully(_ bytes: [UInt8], at offset: Int) throws(LMDBError) {

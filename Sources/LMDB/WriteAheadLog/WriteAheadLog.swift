@@ -105,6 +105,8 @@ final class WriteAheadLog: @unchecked Sendable {
 
     /// How many records the opening replayed.
     private(set) var replayedRecords = 0
+    /// How many records this process appended around the page cache (``LogFile``).
+    var directAppends: Int { logs.reduce(0) { $0 + $1.directAppends.load(ordering: .relaxed) } }
 
     // MARK: Opening
 
@@ -159,7 +161,10 @@ final class WriteAheadLog: @unchecked Sendable {
 
     /// After liblmdb opened the environment. The owner replays the log's records after the
     /// restored checkpoint, then checkpoints, so that the log starts empty.
-    init(environment: OpaquePointer, mapLock: MapLock, directory: String, prepared: Prepared) throws(LMDBError) {
+    ///
+    /// - Parameter directIO: Whether the log's appends may go around the page cache
+    ///   (``LogFile``).
+    init(environment: OpaquePointer, mapLock: MapLock, directory: String, prepared: Prepared, directIO: Bool) throws(LMDBError) {
         self.environment = environment
         self.mapLock = mapLock
         self.dataFile = directory + "/data.mdb"
@@ -169,7 +174,7 @@ final class WriteAheadLog: @unchecked Sendable {
         self.inode = try FileIO.inode(of: dataFile)
         self.isOwner = prepared.isOwner
         self.checkpoints = prepared.checkpoints
-        self.logs = prepared.isOwner ? try Self.logFileNames.map { name throws(LMDBError) in try LogFile(path: directory + "/" + name) } : []
+        self.logs = prepared.isOwner ? try Self.logFileNames.map { name throws(LMDBError) in try LogFile(path: directory + "/" + name, directIO: directIO) } : []
         let current = try Self.lastTransaction(environment)
         self.lastCommitted = current
         self.state = Mutex(State(checkpointed: prepared.restored?.transactionID ?? 0))
