@@ -20,7 +20,10 @@ struct Members: ParsableCommand {
 
     func run() throws {
         try options.withHouseholdStore { store, directory in
-            let members = try store.listMembersLocally().sorted { $0.createdAtMs < $1.createdAtMs }
+            // Oldest first; members made in the same millisecond in the same order every time.
+            let members = try store.listMembersLocally().sorted { a, b in
+                a.createdAtMs != b.createdAtMs ? a.createdAtMs < b.createdAtMs : a.userID.lexicographicallyPrecedes(b.userID)
+            }
             guard !members.isEmpty else {
                 print("No members yet; create the owner with `\(HowToRun.workoutd) create-owner --data-dir \(directory)`.")
                 return

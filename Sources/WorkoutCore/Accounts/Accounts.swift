@@ -242,7 +242,11 @@ extension HouseholdStore {
             return try sessions(of: caller.userID, in: txn)
                 .filter { $0.value.expiresAtMs > now }
                 .map { sessionInfo($0.value, current: UUID(bytes: $0.value.sessionID) == caller.sessionID) }
-                .sorted { $0.lastUsedAtMs > $1.lastUsedAtMs }
+                // Most recently used first; sessions used in the same millisecond in the same
+                // order every time.
+                .sorted { a, b in
+                    a.lastUsedAtMs != b.lastUsedAtMs ? a.lastUsedAtMs > b.lastUsedAtMs : a.sessionID.lexicographicallyPrecedes(b.sessionID)
+                }
         }
     }
 
@@ -392,7 +396,11 @@ extension HouseholdStore {
     /// expired one).
     func evictSessions(of user: UUID, keeping limit: Int, in txn: inout WriteTransaction) throws {
         let now = clock.nowMilliseconds()
-        let all = try sessions(of: user, in: txn).sorted { $0.value.lastUsedAtMs > $1.value.lastUsedAtMs }
+        // Most recently used first; of sessions used in the same millisecond, always the same kept.
+        let all = try sessions(of: user, in: txn).sorted { a, b in
+            a.value.lastUsedAtMs != b.value.lastUsedAtMs
+                ? a.value.lastUsedAtMs > b.value.lastUsedAtMs : a.value.sessionID.lexicographicallyPrecedes(b.value.sessionID)
+        }
         for (position, entry) in all.enumerated() where position >= max(limit, 0) || entry.value.expiresAtMs <= now {
             try txn.delete(entry.key, from: tables.sessions)
         }

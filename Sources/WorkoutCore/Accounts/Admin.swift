@@ -60,7 +60,8 @@ extension HouseholdStore {
             return try txn.scan(tables.invites.table, ScanRequest()).elements
                 .map { wireInvite($0.value, now: now) }
                 .filter { request.includeInactive || $0.state == .active }
-                .sorted { $0.createdAtMs > $1.createdAtMs }
+                // Newest first; invites made in the same millisecond in the same order every time.
+                .sorted { a, b in a.createdAtMs != b.createdAtMs ? a.createdAtMs > b.createdAtMs : a.inviteID.lexicographicallyPrecedes(b.inviteID) }
         }
     }
 
@@ -104,7 +105,9 @@ extension HouseholdStore {
                 member.activeSessions = UInt32(live.count)
                 member.shareWithHousehold = user.shareWithHousehold
                 return member
-            }.sorted { $0.createdAtMs < $1.createdAtMs }
+            }
+            // Oldest first; members made in the same millisecond in the same order every time.
+            .sorted { a, b in a.createdAtMs != b.createdAtMs ? a.createdAtMs < b.createdAtMs : a.userID.lexicographicallyPrecedes(b.userID) }
         }
     }
 

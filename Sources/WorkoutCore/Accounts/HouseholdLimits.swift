@@ -41,7 +41,10 @@ extension HouseholdStore {
         }
         let inactive = invites
             .filter { !($0.value.usedBy.isEmpty && !$0.value.revoked && $0.value.expiresAtMs > now) }
-            .sorted { $0.value.createdAtMs < $1.value.createdAtMs }
+            // Oldest first; of invites made in the same millisecond, always the same dropped.
+            .sorted { a, b in
+                a.value.createdAtMs != b.value.createdAtMs ? a.value.createdAtMs < b.value.createdAtMs : a.value.inviteID.lexicographicallyPrecedes(b.value.inviteID)
+            }
         for (key, _) in inactive.dropLast(Self.maxInactiveInvites - 1) {
             try txn.delete(key, from: tables.invites)
         }

@@ -43,6 +43,30 @@ struct AccountsTests {
         }
     }
 
+    @Test("Sessions, invites and members made in one millisecond are listed in the order of their ids, every time")
+    func listingsInOneMillisecond() async throws {
+        try await withHousehold { household in
+            // The clock stands still: every session, invite and member below shares its millisecond.
+            for device in ["tablet", "laptop", "watch", "desktop"] { _ = try await household.login(household.owner, device: device) }
+            var invite = Workout_V1_CreateInviteRequest()
+            invite.role = .member
+            for _ in 0..<5 { _ = try await household.store.createInvite(household.owner.caller, invite) }
+            for name in ["Ann", "Ben", "Cleo"] { _ = try await household.addMember(name) }
+
+            let sessions = try household.store.listSessions(household.owner.caller).map(\.sessionID)
+            #expect(sessions.count == 5)
+            #expect(sessions == sessions.sorted { $0.lexicographicallyPrecedes($1) })
+            var all = Workout_V1_ListInvitesRequest()
+            all.includeInactive = true
+            let invites = try household.store.listInvites(household.owner.caller, all).map(\.inviteID)
+            #expect(invites.count == 8)
+            #expect(invites == invites.sorted { $0.lexicographicallyPrecedes($1) })
+            let members = try household.store.listMembers(household.owner.caller).map(\.userID)
+            #expect(members.count == 4)
+            #expect(members == members.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+    }
+
     @Test("The owner is created once; a second createOwner is FAILED_PRECONDITION")
     func ownerOnce() async throws {
         try await withHousehold { household in
