@@ -22,7 +22,7 @@ internal import Darwin
 /// is durable), and otherwise through it (`pwrite`, then `fdatasync`). The direct path skips
 /// the kernel's writeback machinery (finding the dirty page again, marking it, submitting it)
 /// and one system call of two; a lone weigh-in's server CPU and latency fell by about 5 %
-/// with it (Benchmarks/results/2026-12-01/direct-log).
+/// with it, the median of eight alternating rounds (Benchmarks/results/2026-12-01/direct-log).
 final class LogFile {
     static let magic: UInt32 = 0x314C_4157  // "WAL1", little-endian
     static let headerSize = 24
