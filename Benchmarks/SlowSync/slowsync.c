@@ -112,35 +112,33 @@ static mode_t mode_of(int flags, va_list arguments) {
 typedef int (*open_call)(const char *, int, ...);
 typedef int (*openat_call)(int, const char *, int, ...);
 
+// Declares `mode`: the variadic argument of the open call this expands in, or 0.
+#define MODE_ARGUMENT(flags)                  \
+    mode_t mode;                              \
+    do {                                      \
+        va_list arguments;                    \
+        va_start(arguments, flags);           \
+        mode = mode_of(flags, arguments);     \
+        va_end(arguments);                    \
+    } while (0)
+
 int open(const char *path, int flags, ...) {
-    va_list arguments;
-    va_start(arguments, flags);
-    mode_t mode = mode_of(flags, arguments);
-    va_end(arguments);
+    MODE_ARGUMENT(flags);
     return opened(REAL(open_call, open)(path, flags, mode), flags);
 }
 
 int open64(const char *path, int flags, ...) {
-    va_list arguments;
-    va_start(arguments, flags);
-    mode_t mode = mode_of(flags, arguments);
-    va_end(arguments);
+    MODE_ARGUMENT(flags);
     return opened(REAL(open_call, open64)(path, flags, mode), flags);
 }
 
 int openat(int directory, const char *path, int flags, ...) {
-    va_list arguments;
-    va_start(arguments, flags);
-    mode_t mode = mode_of(flags, arguments);
-    va_end(arguments);
+    MODE_ARGUMENT(flags);
     return opened(REAL(openat_call, openat)(directory, path, flags, mode), flags);
 }
 
 int openat64(int directory, const char *path, int flags, ...) {
-    va_list arguments;
-    va_start(arguments, flags);
-    mode_t mode = mode_of(flags, arguments);
-    va_end(arguments);
+    MODE_ARGUMENT(flags);
     return opened(REAL(openat_call, openat64)(directory, path, flags, mode), flags);
 }
 
