@@ -50,7 +50,7 @@ final class LogFile {
     ///
     /// - Parameter directIO: Whether to try appending around the page cache; the log falls
     ///   back to the page cache where the file system refuses it.
-    init(path: String, directIO: Bool = true) throws(LMDBError) {
+    init(path: String, directIO: Bool) throws(LMDBError) {
         let descriptor = try FileIO.open(path)
         do {
             self.allocated = try FileIO.size(descriptor, path: path)
