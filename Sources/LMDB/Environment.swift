@@ -66,6 +66,17 @@ public final class Environment: @unchecked Sendable {
         /// `false`, or a file system that refuses it, appends through the page cache and
         /// `fdatasync`s.
         public var writeAheadLogDirectIO = true
+        /// Past this many bytes of the log that no checkpoint covers, writes are refused with
+        /// ``LMDBError/Code/writeAheadLogFull`` instead of growing the log without bound (the
+        /// data file cannot be synced). The default is far above a household's day of writes:
+        /// checkpoints keep the log at a few MiB.
+        public var writeAheadLogCeilingBytes = 256 << 20
+        /// Whether opening repairs a write-ahead log it cannot replay whole: it keeps every
+        /// transaction up to damage and sets the rest aside (`wal-0.set-aside`, …), or sets
+        /// aside a log and checkpoint that belong to another data file, and says so in
+        /// ``Environment/writeAheadLogRecovery``. Without it, such an opening fails with
+        /// ``LMDBError/Code/writeAheadLogDamaged`` or ``LMDBError/Code/writeAheadLogForeign``.
+        public var repairWriteAheadLog = false
         /// The mode of the files liblmdb creates.
         public var fileMode: Int = 0o600
 
@@ -104,7 +115,10 @@ public final class Environment: @unchecked Sendable {
                     code: .invalidArgument, operation: "mdb_env_open",
                     message: "a write-ahead log needs a writable environment in a directory (\(path))")
             }
-            prepared = try WriteAheadLog.prepare(directory: path)
+            prepared = try WriteAheadLog.prepare(
+                storage: FileLogStorage(directory: path, directIO: configuration.writeAheadLogDirectIO),
+                dataFile: EnvironmentLogSubject.DataFile(directory: path),
+                mode: configuration.repairWriteAheadLog ? .repair : .strict)
             // The log makes the owner's commits durable, and liblmdb only writes them; another
             // process's commits sync themselves (see WriteAheadLog, rule 5).
             flags.remove(.noMetaSync)
@@ -125,9 +139,11 @@ public final class Environment: @unchecked Sendable {
                 mdb_env_open(env, path, flags.rawValue, mode_t(configuration.fileMode))
             }
             if let prepared {
+                var limits = LogPolicy.Limits()
+                limits.ceilingBytes = configuration.writeAheadLogCeilingBytes
                 writeAheadLog = try WriteAheadLog(
-                    environment: env, mapLock: mapLock, directory: path, prepared: prepared,
-                    directIO: configuration.writeAheadLogDirectIO)
+                    prepared: prepared, subject: EnvironmentLogSubject(environment: env, mapLock: mapLock, directory: path),
+                    limits: limits)
             } else {
                 writeAheadLog = nil
             }
@@ -177,7 +193,18 @@ public final class Environment: @unchecked Sendable {
 
     /// How many transactions opening the environment replayed from its write-ahead log: those
     /// committed after its last checkpoint by a process that did not close it (0 without a log).
-    public var replayedTransactions: Int { writeAheadLog?.replayedRecords ?? 0 }
+    public var replayedTransactions: Int { writeAheadLog?.recovery.replayedTransactions ?? 0 }
+
+    /// What opening did with the write-ahead log: the records replayed, and what a repair
+    /// dropped and set aside (``Configuration/repairWriteAheadLog``); `nil` without a log.
+    public var writeAheadLogRecovery: WriteAheadLogRecovery? { writeAheadLog?.recovery }
+
+    /// Where the write-ahead log stands against its ceiling; `nil` without a log, or in a
+    /// process that does not keep it.
+    public var writeAheadLogStatus: WriteAheadLogStatus? {
+        guard let writeAheadLog, writeAheadLog.isOwner else { return nil }
+        return writeAheadLog.status
+    }
 
     /// How many of this process's commits were logged around the page cache (see
     /// ``Configuration/writeAheadLogDirectIO``): none without a log, with the setting off, in a
@@ -344,7 +371,7 @@ public final class Environment: @unchecked Sendable {
                             if newest >= transactionID {
                                 let recorded = newest == transactionID && txn.redo?.bytes.isEmpty == false
                                 do {
-                                    try writeAheadLog.committed(transactionID, redo: recorded ? txn.redo : nil)
+                                    try writeAheadLog.committed(transactionID, record: recorded ? txn.redo?.bytes : nil)
                                 } catch {
                                     // Committed and visible, but maybe not durable: its caller
                                     // hears of the failure, as of any failed commit.
@@ -368,6 +395,8 @@ public final class Environment: @unchecked Sendable {
 
     private func beginWrite() throws -> OpaquePointer {
         try ensureOpen("mdb_txn_begin")
+        // Past the log's ceiling, before anything is committed that could not be made durable.
+        try writeAheadLog?.admitWrite()
         var txn: OpaquePointer?
         let rc = mdb_txn_begin(handle, nil, 0, &txn)
         if rc == 0, let txn { return txn }

@@ -104,6 +104,16 @@ public struct LMDBError: Error, Sendable, CustomStringConvertible {
         public static let invalidArgument = Code(rawValue: EINVAL)
         /// `EBADF`: the environment is closed (raised by this wrapper).
         public static let closed = Code(rawValue: EBADF)
+        /// The write-ahead log is damaged where acknowledged records follow: the environment
+        /// was not opened (the wrapper's own code).
+        public static let writeAheadLogDamaged = Code(rawValue: -31_001)
+        /// The write-ahead log, its checkpoint and the data file do not belong together (a log of
+        /// another store, a data file put in the store's place): nothing was applied (the
+        /// wrapper's own code).
+        public static let writeAheadLogForeign = Code(rawValue: -31_002)
+        /// The write-ahead log holds more than its ceiling that no checkpoint covers: writes are
+        /// refused (the wrapper's own code).
+        public static let writeAheadLogFull = Code(rawValue: -31_003)
 
         public var description: String {
             switch self {
@@ -133,6 +143,9 @@ public struct LMDBError: Error, Sendable, CustomStringConvertible {
             case .ioError: "ioError"
             case .invalidArgument: "invalidArgument"
             case .closed: "closed"
+            case .writeAheadLogDamaged: "writeAheadLogDamaged"
+            case .writeAheadLogForeign: "writeAheadLogForeign"
+            case .writeAheadLogFull: "writeAheadLogFull"
             default: "code(\(rawValue))"
             }
         }

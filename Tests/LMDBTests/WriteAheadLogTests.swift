@@ -230,8 +230,8 @@ struct WriteAheadLogTests {
         }
     }
 
-    @Test("A data file put in the store's place ignores the log of the one it replaced")
-    func replacedDataFileIgnoresLog() throws {
+    @Test("A data file put in the store's place is refused beside the old log; a repair opens it and sets the log aside")
+    func replacedDataFileIsRefused() throws {
         try withTemporaryDirectory { path in
             let other = path + "/other"
             try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
@@ -253,9 +253,21 @@ struct WriteAheadLogTests {
                 for index in 0..<5 { try environment.write { txn throws in try txn.put([1], forKey: [UInt8(index)], in: things) } }
             }
             #expect(rename(other + "/data.mdb", store + "/data.mdb") == 0)
+            let before = try Self.contents(store + "/data.mdb")
 
-            // The old store's checkpoint and log are forgotten; the replacement's own writes,
-            // cut off by a power cut in their turn, come back from its own log.
+            // Refused, loudly, naming the data file, and nothing is applied to it.
+            let error = #expect(throws: LMDBError.self) { try Environment(path: store, configuration: Self.configuration()) }
+            #expect(error?.code == .writeAheadLogForeign)
+            #expect(error?.message.contains("\(store)/data.mdb is not the data file") == true, "\(String(describing: error))")
+            #expect(try Self.contents(store + "/data.mdb") == before)
+
+            // A repair opens the replacement as it is, with the old log set aside; its own
+            // writes, cut off by a power cut in their turn, come back from its own log.
+            var repair = Self.configuration()
+            repair.repairWriteAheadLog = true
+            let repaired = try Environment(path: store, configuration: repair)
+            #expect(repaired.writeAheadLogRecovery?.setAside.sorted() == ["checkpoint", "wal-0", "wal-1"].map { "\(store)/\($0).set-aside" })
+            repaired.close()
             try Self.writeThenCutPower(in: store) { environment in
                 #expect(environment.replayedTransactions == 0)
                 let things = try environment.openDatabase(named: "things", flags: [])

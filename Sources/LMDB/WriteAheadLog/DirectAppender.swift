@@ -18,8 +18,9 @@ internal import Darwin
 /// tells apart as it does zeros).
 ///
 /// Where the file system refuses `O_DIRECT` (at opening, or with `EINVAL` at the first write),
-/// the log file appends through the page cache instead (``LogFile``), and so it does after a
-/// failed direct write until the log starts again (a rewind).
+/// the log file appends through the page cache instead (``FileLogStorage``), and so it does
+/// after a failed direct write until a record starts at a block's start again (the log's
+/// records start at one whenever a file starts again).
 final class DirectAppender {
     /// What an append did.
     enum Outcome {
@@ -28,9 +29,11 @@ final class DirectAppender {
         /// The file system refused this appender's first direct write (`EINVAL`): append
         /// another way, from now on.
         case unsupported
-        /// A direct write failed since the log last started again, so the appender no longer
-        /// knows what the block at the offset holds: append another way until a rewind.
-        case notAtTail
+        /// The record does not start where the last one ended, nor at a block's start (after
+        /// a failed direct write, say), so the appender does not know the bytes of the block it
+        /// starts in: write it another way (the next record at a block's start goes direct
+        /// again).
+        case tailUnknown
     }
 
     /// The size and alignment of every direct write: a page, a multiple of every logical block
@@ -48,8 +51,8 @@ final class DirectAppender {
     /// The offset of the block in which the next record begins...
     private var tailStart = 0
     /// ... and how many of its bytes, before that record, the buffer holds (-1 after a failed
-    /// write: unknown until a rewind).
-    private var tailLength = 0
+    /// write: unknown until a record starts at a block's start).
+    private var tailLength = -1
     /// Whether a direct write has succeeded: after one, `EINVAL` is an error, not a refusal.
     private var hasWritten = false
 
@@ -79,24 +82,19 @@ final class DirectAppender {
         free(buffer)
     }
 
-    /// The next record starts the file again (a rewind or a reset): no earlier bytes to keep.
-    func forgetTail() {
-        tailStart = 0
-        tailLength = 0
-    }
-
-    /// Writes `record` at `offset` (where the previous record ended, or 0 after a rewind, inside
+    /// Writes `record` at `offset` (where the previous record ended, or a block's start, inside
     /// the file's zero-filled size) and returns once it is durable.
     ///
     /// - Returns: `.written`, or why nothing was written.
     /// - Throws: ``LMDBError`` naming `pwrite` (and `errno`) or `posix_memalign` (`ENOMEM`).
     func append(_ record: [UInt8], at offset: Int) throws(LMDBError) -> Outcome {
-        guard tailLength >= 0 else { return .notAtTail }
-        guard offset - offset % Self.blockSize == tailStart, offset - tailStart == tailLength else {
-            // The log file gives the offset its last record ended at: a mismatch is a bug here.
-            assertionFailure("the log appends at \(offset), the appender's last record ended at \(tailStart + tailLength)")
-            tailLength = -1
-            return .notAtTail
+        if offset % Self.blockSize == 0 {
+            // A record at a block's start keeps no earlier bytes.
+            tailStart = offset
+            tailLength = 0
+        }
+        guard tailLength >= 0, offset - offset % Self.blockSize == tailStart, offset - tailStart == tailLength else {
+            return .tailUnknown
         }
         let end = tailLength + record.count
         let span = (end + Self.blockSize - 1) / Self.blockSize * Self.blockSize
@@ -116,7 +114,7 @@ final class DirectAppender {
             if code == EINTR { continue }
             if code == EINVAL && written == 0 && !hasWritten { return .unsupported }
             // What the file now holds after the tail is unknown: no more appends here until
-            // the log starts again.
+            // a record starts at a block's start.
             tailLength = -1
             throw LMDBError(returnCode: code, operation: "pwrite", context: path)
         }

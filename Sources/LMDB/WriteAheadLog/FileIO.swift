@@ -79,6 +79,13 @@ enum FileIO {
         return Array(bytes[..<done])
     }
 
+    /// Cuts the open file to `size` bytes (`ftruncate`).
+    static func truncate(_ descriptor: Int32, to size: Int, path: String) throws(LMDBError) {
+        try named { () throws(SystemCallError) in
+            try SystemCall.retrying("ftruncate", subject: path) { ftruncate(descriptor, off_t(size)) }
+        }
+    }
+
     /// Makes what was written to the file durable (`fdatasync`).
     static func sync(_ descriptor: Int32, path: String) throws(LMDBError) {
         try named { () throws(SystemCallError) in try SystemCall.retrying("fdatasync", subject: path) { fdatasync(descriptor) } }
@@ -105,4 +112,13 @@ enum FileIO {
 /// `open(2)`, named apart from ``FileIO/open(_:)``.
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags, mode)
+}
+
+extension Array where Element == UInt8 {
+    /// `withUnsafeBytes`, throwing `body`'s ``LMDBError`` as itself (the standard library's
+    /// form throws `any Error`).
+    func withRawBytes<R>(_ body: (UnsafeRawBufferPointer) throws(LMDBError) -> R) throws(LMDBError) -> R {
+        let outcome = withUnsafeBytes { raw in Result { () throws(LMDBError) in try body(raw) } }
+        return try outcome.get()
+    }
 }

@@ -1,4 +1,3 @@
-internal import CLMDB
 import Dispatch
 import Foundation
 import Synchronization
@@ -20,6 +19,10 @@ import Synchronization
 /// stays open until the next checkpoint is recorded, and liblmdb never reuses a page that a
 /// reader's snapshot can reach.
 ///
+/// The log is a core and a shell: the byte formats (``LogFormat``, ``CheckpointFormat``) and the
+/// rules (``LogPolicy``) are values; the files are reached through a ``LogStorage`` and the data
+/// file through a ``LogSubject``, so that the tests run it on an in-memory disk that crashes.
+///
 /// Rules:
 /// 1. Every write transaction of the environment is logged (``Environment/write(_:)`` serialises
 ///    them, from begin to append). One whose changes were not recorded checkpoints at once.
@@ -30,7 +33,8 @@ import Synchronization
 /// 4. The pins stay open while the map grows (they are never read through), so the recorded
 ///    checkpoint's tree is never reused. After a failed sync of the data file no checkpoint is
 ///    recorded again (Linux may have dropped the pages it could not write, and a later sync
-///    that succeeds would not say so): the log keeps every record from the last good one.
+///    that succeeds would not say so; PostgreSQL stops for the same reason): the log keeps
+///    every record from the last good one, and the next opening replays them.
 /// 5. One process keeps the log: the first to open the environment with a log (it holds the
 ///    checkpoint file's ownership lock). It puts a checkpoint back and replays the log only
 ///    when no other process has the environment open (after a power cut none has). Another
@@ -39,6 +43,13 @@ import Synchronization
 ///    transaction of another process between two of its own, checkpoints before it logs again.
 /// 6. A checkpoint's transaction and meta pages are read while holding liblmdb's writer lock,
 ///    so that no process's commit is half written into them.
+/// 7. The log, the checkpoint and the data file know each other by what they hold, never by
+///    where they are: the log files and the checkpoint carry the store's identity, and the
+///    checkpoint a copy of its tree's root page, which the data file it belongs to holds (a
+///    copy of the directory too). What does not match is refused, loudly, never applied.
+/// 8. Recovery reads one record at a time, and refuses to open at damage with acknowledged
+///    records after it (``LogScanner``), naming the file and the offset.
+/// 9. Past ``LogPolicy/Limits/ceilingBytes`` that no checkpoint covers, writes are refused.
 ///
 /// Known limits: a process that opens the environment in the instant between the owner's
 /// check of `lock.mdb` and its own opening may see the meta pages put back under it (opening
@@ -46,304 +57,211 @@ import Synchronization
 /// environment twice (liblmdb's rule too), since closing the check's descriptor of `lock.mdb`
 /// would drop that process's locks on it. A commit whose append and fallback checkpoint both
 /// fail is reported failed although it is committed and visible, as any commit whose sync
-/// fails is.
+/// fails is. The last record of the log, damaged after it was synced, reads as torn.
+///
+/// Lock order: the environment's map lock (shared), then ``checkpointLock``, then `state`; the
+/// writer lock of liblmdb is taken inside ``LogSubject`` calls only, with none of this class's
+/// locks but ``checkpointLock`` held.
 final class WriteAheadLog: @unchecked Sendable {
-    // Safe because: the log files, `current`, `lastInFile`, `lastCommitted` and the counters are
-    // used only by the environment's one writer at a time (rule 1) or under the map lock held
-    // exclusively; checkpoints are serialised by `checkpointLock`; the pins and the recorded
-    // checkpoint are behind `state`.
+    // Safe because: the log files and `store` are used only by the environment's one writer at
+    // a time (rule 1) or under the map lock held exclusively; checkpoints are serialised by
+    // `checkpointLock`; the policy and the pins are behind `state`.
 
     /// The log's two files' names inside the environment's directory: one is appended to until
-    /// it passes ``switchBytes`` and a checkpoint covers the other, then the other.
+    /// it passes ``LogPolicy/Limits/switchBytes`` and a checkpoint covers the other, then the
+    /// other.
     static let logFileNames = ["wal-0", "wal-1"]
     /// The checkpoint file's name inside the environment's directory.
     static let checkpointFileName = "checkpoint"
 
-    /// A background checkpoint starts after this many logged commits...
-    static let checkpointCommits = 256
-    /// ... or this many logged bytes, whichever comes first.
-    static let checkpointBytes = 1 << 20
-    /// Past this size, appends go to the other file (from its start) once a checkpoint covers
-    /// every record in it.
-    static let switchBytes = 4 << 20
-
-    private let environment: OpaquePointer
-    private let mapLock: MapLock
-    private let dataFile: String
-    private let inode: UInt64
-    private let pageSize: Int
     /// Whether this process keeps the log (rule 5); otherwise it only records checkpoints.
     let isOwner: Bool
-    /// The newest transaction this process committed or found at opening (rule 5).
-    private var lastCommitted: UInt64
+    /// What opening did: the records replayed, and what a repair set aside (set in `init`).
+    private(set) var recovery = WriteAheadLogRecovery()
+
+    let subject: any LogSubject
     private let logs: [LogFile]
-    /// The file appended to.
-    private var current = 0
-    /// The last transaction logged in each file (0: none since it started again).
-    private var lastInFile: [UInt64] = [0, 0]
     private let checkpoints: CheckpointFile
+    private let store: StoreIdentity
     private let checkpointLock = NSLock()
-    private let queue = DispatchQueue(label: "lmdb.checkpoint", qos: .utility)
+    private let startBackground: (@escaping @Sendable () -> Void) -> Void
     private let state: Mutex<State>
 
-    private var commitsSinceCheckpoint = 0
-    private var bytesSinceCheckpoint = 0
-    /// Set after an append failed: every commit checkpoints until one succeeds (rule 2).
-    private var logBroken = false
-
     private struct State {
+        var policy: LogPolicy
         /// The read transaction holding the recorded checkpoint's tree.
-        var pin: Pin?
+        var pin: (any LogPin)?
         /// The pin of the checkpoint being taken in the background.
-        var pendingPin: Pin?
-        /// The transaction of the checkpoint last recorded.
-        var checkpointed: UInt64
-        var closed = false
-        /// Set when a sync of the data file failed (rule 4).
-        var dataSyncFailed = false
+        var pendingPin: (any LogPin)?
     }
 
-    /// How many records the opening replayed.
-    private(set) var replayedRecords = 0
-    /// How many records this process appended around the page cache (``LogFile``).
-    var directAppends: Int { logs.reduce(0) { $0 + $1.directAppends.load(ordering: .relaxed) } }
+    /// How many records this process appended around the page cache.
+    var directAppends: Int { logs.reduce(0) { $0 + $1.file.directWrites } }
 
-    // MARK: Opening
-
-    /// What ``prepare(directory:)`` did before liblmdb opened the environment.
-    struct Prepared {
-        var checkpoints: CheckpointFile
-        /// Whether this process keeps the log (rule 5).
-        var isOwner: Bool
-        /// The checkpoint whose meta pages were put back, after which the log is replayed.
-        var restored: Checkpoint?
-        /// Whether the checkpoint and the log belonged to a data file since replaced (they are
-        /// forgotten: the checkpoint already, the log when the files open).
-        var forgetLog = false
-    }
-
-    /// Before liblmdb opens the environment in `directory`: claims the log (rule 5), and when
-    /// this process keeps it and no other has the environment open, puts the recorded
-    /// checkpoint's meta pages back into the data file, so that liblmdb opens the checkpoint's
-    /// tree. A checkpoint of another data file (one restored in its place) is ignored.
-    static func prepare(directory: String) throws(LMDBError) -> Prepared {
-        let dataFile = directory + "/data.mdb"
-        let checkpoints = try CheckpointFile(path: directory + "/" + checkpointFileName)
-        let isOwner = try checkpoints.claimOwnership()
-        guard isOwner, FileManager.default.fileExists(atPath: dataFile), let checkpoint = try checkpoints.latest() else {
-            return Prepared(checkpoints: checkpoints, isOwner: isOwner, restored: nil)
-        }
-        guard checkpoint.inode == (try FileIO.inode(of: dataFile)) else {
-            // A data file put in place of the one the checkpoint and the log describe: their
-            // transaction ids mean nothing for it.
-            try checkpoints.reset()
-            return Prepared(checkpoints: checkpoints, isOwner: true, restored: nil, forgetLog: true)
-        }
-        guard !(try otherProcessHasOpen(directory)) else { return Prepared(checkpoints: checkpoints, isOwner: true, restored: nil) }
-        try MetaPages.restore(checkpoint.metaPages, dataFile: dataFile)
-        return Prepared(checkpoints: checkpoints, isOwner: true, restored: checkpoint)
-    }
-
-    /// Whether another process has the environment in `directory` open: liblmdb holds a shared
-    /// `fcntl` lock on the first byte of `lock.mdb` in every process that has it open.
-    private static func otherProcessHasOpen(_ directory: String) throws(LMDBError) -> Bool {
-        let path = directory + "/lock.mdb"
-        guard FileManager.default.fileExists(atPath: path) else { return false }
-        let descriptor = try FileIO.open(path)
-        defer { FileIO.release(descriptor) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_len = 1
-        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { throw LMDBError(returnCode: errno, operation: "fcntl", context: path) }
-        return lock.l_type != Int16(F_UNLCK)
-    }
-
-    /// After liblmdb opened the environment. The owner replays the log's records after the
-    /// restored checkpoint, then checkpoints, so that the log starts empty.
+    /// After the data file opened: the owner replays the log's records after the restored
+    /// checkpoint, then checkpoints, so that the log starts again.
     ///
-    /// - Parameter directIO: Whether the log's appends may go around the page cache
-    ///   (``LogFile``).
-    init(environment: OpaquePointer, mapLock: MapLock, directory: String, prepared: Prepared, directIO: Bool) throws(LMDBError) {
-        self.environment = environment
-        self.mapLock = mapLock
-        self.dataFile = directory + "/data.mdb"
-        var stat = MDB_stat()
-        try check("mdb_env_stat") { mdb_env_stat(environment, &stat) }
-        self.pageSize = Int(stat.ms_psize)
-        self.inode = try FileIO.inode(of: dataFile)
+    /// - Parameters:
+    ///   - prepared: what ``prepare(storage:dataFile:mode:)`` found before the data file opened.
+    ///   - subject: the opened data file.
+    ///   - limits: the policy's sizes.
+    ///   - startBackground: runs a background checkpoint's last steps (a queue of its own;
+    ///     the tests run them when they choose).
+    init(
+        prepared: Prepared, subject: any LogSubject, limits: LogPolicy.Limits = .init(),
+        startBackground: ((@escaping @Sendable () -> Void) -> Void)? = nil
+    ) throws(LMDBError) {
+        self.subject = subject
         self.isOwner = prepared.isOwner
+        self.logs = prepared.logs
         self.checkpoints = prepared.checkpoints
-        self.logs = prepared.isOwner ? try Self.logFileNames.map { name throws(LMDBError) in try LogFile(path: directory + "/" + name, directIO: directIO) } : []
-        let current = try Self.lastTransaction(environment)
-        self.lastCommitted = current
-        self.state = Mutex(State(checkpointed: prepared.restored?.transactionID ?? 0))
+        self.store = prepared.store
+        if let startBackground {
+            self.startBackground = startBackground
+        } else {
+            let queue = DispatchQueue(label: "lmdb.checkpoint", qos: .utility)
+            self.startBackground = { queue.async(execute: $0) }
+        }
+        let current = try subject.lastTransaction()
+        let policy = LogPolicy(
+            limits: limits, lastCommitted: current, checkpointed: prepared.checkpoint?.transactionID ?? 0,
+            newestGeneration: prepared.newestGeneration)
+        self.state = Mutex(State(policy: policy))
+        recovery.setAside = prepared.setAside
         guard isOwner else { return }
-        if prepared.forgetLog { for log in logs { try log.reset() } }
         if let restored = prepared.restored {
             guard restored.transactionID == current else {
                 throw LMDBError(
                     code: .corrupted, operation: "mdb_env_open",
-                    message: "\(dataFile) opened at transaction \(current), not at its checkpoint's \(restored.transactionID)")
+                    message: "the data file opened at transaction \(current), not at its checkpoint's \(restored.transactionID)")
             }
             // The restored checkpoint's tree stays whole while the records are replayed on it.
-            let pin = try beginPin(expecting: current)
+            let pin = try subject.pinNewest(expecting: current)
             state.withLock { $0.pin = pin }
-            replayedRecords = try replay(after: current)
-            lastCommitted = try Self.lastTransaction(environment)
+            recovery = try replay(after: restored, prepared: prepared)
+            let last = try subject.lastTransaction()
+            state.withLock { $0.policy = LogPolicy(limits: limits, lastCommitted: last, checkpointed: current, newestGeneration: prepared.newestGeneration) }
         }
         try checkpoint(keepingPin: true)
     }
 
-    private static func lastTransaction(_ environment: OpaquePointer) throws(LMDBError) -> UInt64 {
-        var info = MDB_envinfo()
-        try check("mdb_env_info") { mdb_env_info(environment, &info) }
-        return UInt64(info.me_last_txnid)
-    }
-
-    /// Applies the log's records after transaction `start`, in order, each as one transaction
-    /// that must get the id it had; stops at the first gap.
-    private func replay(after start: UInt64) throws(LMDBError) -> Int {
-        var expected = start + 1
-        var replayed = 0
-        var records: [LogFile.Record] = []
-        for log in logs { records += try log.records().filter { $0.transactionID >= expected } }
-        records.sort { $0.transactionID < $1.transactionID }
-        for record in records {
-            guard record.transactionID == expected else { break }
-            // The map was sized for the checkpoint's tree: a record that fills it grows it and
-            // is applied again.
-            while try !apply(record) { try growMap() }
-            expected += 1
-            replayed += 1
-        }
-        return replayed
-    }
-
-    /// Applies one record as its own transaction; `false` when the map filled (nothing applied).
-    private func apply(_ record: LogFile.Record) throws(LMDBError) -> Bool {
-        var txn: OpaquePointer?
-        try check("mdb_txn_begin", context: "replaying the write-ahead log") { mdb_txn_begin(environment, nil, 0, &txn) }
-        guard let txn else { throw LMDBError(code: .invalidArgument, operation: "mdb_txn_begin", message: "returned no transaction") }
-        guard UInt64(mdb_txn_id(txn)) == record.transactionID else {
-            mdb_txn_abort(txn)
-            throw LMDBError(
-                code: .corrupted, operation: "replaying the write-ahead log",
-                message: "transaction \(record.transactionID) would be replayed as \(mdb_txn_id(txn)) in \(dataFile)")
-        }
-        let applied = record.payload.withUnsafeBytes { payload in
-            Result { () throws(LMDBError) in try RedoLog.replay(payload, in: txn) }
-        }
-        if case .failure(let error) = applied {
-            mdb_txn_abort(txn)
-            if error.code == .mapFull { return false }
-            throw error
-        }
-        let rc = mdb_txn_commit(txn)
-        if rc == MDB_MAP_FULL { return false }
-        try check("mdb_txn_commit", context: "replaying the write-ahead log") { rc }
-        return true
-    }
-
-    /// Doubles the map while replaying (no write transaction is open; the pin is never read
-    /// through, see ``Environment``'s resize).
-    private func growMap() throws(LMDBError) {
-        var info = MDB_envinfo()
-        try check("mdb_env_info") { mdb_env_info(environment, &info) }
-        try check("mdb_env_set_mapsize", context: "replaying the write-ahead log") {
-            mdb_env_set_mapsize(environment, max(info.me_mapsize * 2, info.me_mapsize + (1 << 20)))
-        }
-    }
-
     // MARK: Commits
+
+    /// Refuses a write transaction before it begins while the log holds more than its ceiling
+    /// uncovered (rule 9).
+    ///
+    /// - Throws: ``LMDBError/Code/writeAheadLogFull``.
+    func admitWrite() throws(LMDBError) {
+        guard isOwner, let bytes = state.withLock({ $0.policy.refusal() }) else { return }
+        let dataSyncFailed = state.withLock { $0.policy.dataSyncFailed }
+        throw LMDBError(
+            code: .writeAheadLogFull, operation: "mdb_txn_begin",
+            message: "the store cannot make its data file durable: its write-ahead log holds \(bytes) bytes that no checkpoint covers"
+                + (dataSyncFailed
+                    ? " since a sync of the data file failed; every acknowledged write is in the log, and opening the store again replays it"
+                    : "; writes resume once a checkpoint is recorded"))
+    }
 
     /// Makes transaction `transactionID`, just committed, durable (rules 1 and 2). Called by the
     /// environment's writer with the map lock held shared.
     ///
-    /// - Parameters:
-    ///   - redo: what the transaction changed, or `nil` when it was not recorded.
-    func committed(_ transactionID: UInt64, redo: RedoLog?) throws(LMDBError) {
-        // Another process committed since this one last did (rule 5): its transaction is not
-        // in this log, so a checkpoint must cover it before this log goes on.
-        let followsOwn = transactionID == lastCommitted + 1
-        lastCommitted = transactionID
+    /// - Parameter record: what the transaction changed (a ``RedoLog``'s bytes), or `nil` when
+    ///   it was not recorded.
+    func committed(_ transactionID: UInt64, record: [UInt8]?) throws(LMDBError) {
         guard isOwner else {
             try checkpointAfterOwnSync()
             return
         }
-        guard let redo, !redo.bytes.isEmpty, !logBroken, followsOwn else {
-            // Until a checkpoint covers this transaction, nothing may be logged after it.
-            logBroken = true
-            try checkpoint(keepingPin: true)
+        let payload = record.flatMap { $0.isEmpty ? nil : $0 }
+        var action = state.withLock { $0.policy.commit(transactionID, recordBytes: payload.map { LogFormat.recordHeaderSize + $0.count }) }
+        while true {
+            let file: Int
+            switch action {
+            case .checkpoint:
+                try checkpoint(keepingPin: true)
+                return
+            case .append(let appendTo, _):
+                file = appendTo
+            case .startAndAppend(let appendTo, let generation):
+                file = appendTo
+                do {
+                    try logs[file].start(generation: generation, store: store)
+                } catch {
+                    action = state.withLock { $0.policy.appendFailed() }
+                    continue
+                }
+            }
+            let size: Int
+            do {
+                size = try logs[file].append(transactionID: transactionID, payload: payload!)
+            } catch {
+                action = state.withLock { $0.policy.appendFailed() }
+                continue
+            }
+            if state.withLock({ $0.policy.appended(transactionID, bytes: size) }) { startCheckpoint() }
             return
-        }
-        let other = 1 - current
-        if logs[current].appendOffset >= Self.switchBytes, state.withLock({ $0.checkpointed >= lastInFile[other] }) {
-            current = other
-            logs[current].rewind()
-        }
-        do {
-            try logs[current].append(transactionID: transactionID, payload: redo.bytes)
-        } catch {
-            logBroken = true
-            try checkpoint(keepingPin: true)
-            return
-        }
-        lastInFile[current] = transactionID
-        commitsSinceCheckpoint += 1
-        bytesSinceCheckpoint += LogFile.headerSize + redo.bytes.count
-        if commitsSinceCheckpoint >= Self.checkpointCommits || bytesSinceCheckpoint >= Self.checkpointBytes {
-            startCheckpoint()
         }
     }
 
     /// Pins the newest transaction and reads its meta pages, and records them as a checkpoint in
-    /// the background once the data file is synced. Does nothing while one is being taken.
+    /// the background once the data file is synced (the policy said one is due).
     private func startCheckpoint() {
-        guard state.withLock({ $0.pendingPin == nil && !$0.closed && !$0.dataSyncFailed }) else { return }
-        guard let (checkpoint, pin) = try? captureNewest(pinning: true), let pin else { return }
+        let oldest = state.withLock { $0.policy.oldestGenerationInUse }
+        guard let (image, pin) = try? subject.captureNewest(pinning: true), let pin else {
+            state.withLock { $0.policy.backgroundCheckpointEnded(recorded: nil) }
+            return
+        }
         state.withLock { $0.pendingPin = pin }
-        commitsSinceCheckpoint = 0
-        bytesSinceCheckpoint = 0
-        queue.async { [self] in finishCheckpoint(checkpoint, pin: pin) }
+        let checkpoint = Checkpoint(
+            transactionID: image.transactionID, metaPages: image.metaPages, store: store, oldestGeneration: oldest,
+            rootPage: image.rootPage)
+        startBackground { [self] in finishCheckpoint(checkpoint, pin: pin) }
     }
 
-    private func finishCheckpoint(_ checkpoint: Checkpoint, pin: Pin) {
-        mapLock.withShared {
+    private func finishCheckpoint(_ checkpoint: Checkpoint, pin: any LogPin) {
+        subject.whileUsable {
             checkpointLock.withLock {
-                let current = state.withLock { state -> Bool in
-                    guard state.pendingPin == pin else { return false }
-                    if state.closed || state.checkpointed >= checkpoint.transactionID {
+                enum Turn { case proceed, endPin, nothing }
+                let turn = state.withLock { state -> Turn in
+                    // Not pending: the environment closed, and ended the pin.
+                    guard state.pendingPin === pin else { return .nothing }
+                    if state.policy.closed || state.policy.checkpointed >= checkpoint.transactionID {
                         // A synchronous checkpoint went past this one (rule 3).
                         state.pendingPin = nil
-                        pin.end()
-                        return false
+                        state.policy.backgroundCheckpointEnded(recorded: nil)
+                        return .endPin
                     }
-                    return true
+                    return .proceed
                 }
-                // Not current: the map grew or the environment closed, and closed the pin.
-                guard current else { return }
+                switch turn {
+                case .proceed: break
+                case .endPin:
+                    pin.end()
+                    return
+                case .nothing:
+                    return
+                }
                 let recorded: UInt64
                 do {
-                    try syncDataFile()
+                    try syncData()
                     recorded = try checkpoints.write(checkpoint)
                 } catch {
                     // The recorded checkpoint stays.
-                    state.withLock { $0.pendingPin = nil }
+                    state.withLock { state in
+                        state.pendingPin = nil
+                        state.policy.backgroundCheckpointEnded(recorded: nil)
+                    }
                     pin.end()
                     return
                 }
-                let old = state.withLock { state -> Pin? in
+                let old = state.withLock { state -> (any LogPin)? in
                     state.pendingPin = nil
+                    state.policy.backgroundCheckpointEnded(recorded: recorded)
                     // Another process recorded a newer one (rule 3): the pin is not needed (the
                     // older pin kept protects that one's tree too).
-                    guard recorded == checkpoint.transactionID else {
-                        state.checkpointed = max(state.checkpointed, recorded)
-                        return pin
-                    }
+                    guard recorded == checkpoint.transactionID else { return pin }
                     let old = state.pin
                     state.pin = pin
-                    state.checkpointed = checkpoint.transactionID
                     return old
                 }
                 old?.end()
@@ -354,93 +272,87 @@ final class WriteAheadLog: @unchecked Sendable {
     // MARK: Synchronous checkpoints
 
     /// Syncs the data file and records the newest transaction as the checkpoint, pinning it
-    /// when `keepingPin`; the log then starts again at its beginning. The caller keeps this
+    /// when `keepingPin`; the current log file then starts again. The caller keeps this
     /// process's writers out (it is the writer, or holds the map lock exclusively).
     func checkpoint(keepingPin: Bool) throws(LMDBError) {
         guard isOwner else {
             try checkpointAfterOwnSync()
             return
         }
+        checkpointLock.lock()
+        defer { checkpointLock.unlock() }
+        let (generation, current) = state.withLock { ($0.policy.planSynchronousCheckpoint(), $0.policy.current) }
+        let (image, pin) = try subject.captureNewest(pinning: keepingPin)
+        let recorded: UInt64
         do {
-            checkpointLock.lock()
-            defer { checkpointLock.unlock() }
-            let (checkpoint, pin) = try captureNewest(pinning: keepingPin)
-            let recorded: UInt64
-            do {
-                try syncDataFile()
-                recorded = try checkpoints.write(checkpoint)
-            } catch {
-                pin?.end()
-                throw error
-            }
-            let old = state.withLock { state -> Pin? in
-                let old = state.pin
-                state.pin = pin
-                state.checkpointed = max(state.checkpointed, recorded)
-                return old
-            }
-            old?.end()
+            try syncData()
+        } catch {
+            pin?.end()
+            throw error
         }
-        // Every record in either file is now covered: start again at the beginning.
-        logs[current].rewind()
-        lastInFile = [0, 0]
-        logBroken = false
-        commitsSinceCheckpoint = 0
-        bytesSinceCheckpoint = 0
+        do {
+            recorded = try checkpoints.write(Checkpoint(
+                transactionID: image.transactionID, metaPages: image.metaPages, store: store, oldestGeneration: generation,
+                rootPage: image.rootPage))
+        } catch {
+            state.withLock { $0.policy.synchronousCheckpointFailed() }
+            pin?.end()
+            throw error
+        }
+        // Every record in either file is covered now: the file starts again. A file that
+        // cannot start leaves the log checkpointing at every commit until one can (rule 2).
+        let started: UInt64? = (try? logs[current].start(generation: generation, store: store)).map { generation }
+        let old = state.withLock { state -> (any LogPin)? in
+            state.policy.synchronousCheckpointRecorded(recorded, startedAt: started)
+            let old = state.pin
+            state.pin = pin
+            return old
+        }
+        old?.end()
     }
 
     /// A process that does not keep the log (rule 5), after its commit synced itself: records
-    /// the newest transaction as the checkpoint, syncing first under the writer lock, since the
-    /// owner's newer commits are not synced.
+    /// the newest transaction as the checkpoint, synced and read under the writer lock, since
+    /// the owner's newer commits are not synced. It keeps the recorded checkpoint's identity
+    /// and generations: the owner checkpoints before it logs again.
     private func checkpointAfterOwnSync() throws(LMDBError) {
-        try withWriterLock { () throws(LMDBError) in
-            try syncDataFile()
-            let transactionID = try Self.lastTransaction(environment)
-            let metaPages = try MetaPages.read(dataFile: dataFile, pageSize: pageSize)
-            try checkpoints.write(Checkpoint(transactionID: transactionID, inode: inode, metaPages: metaPages))
-        }
+        let image = try subject.syncAndCaptureNewest()
+        let recorded = try checkpoints.latest()
+        try checkpoints.write(Checkpoint(
+            transactionID: image.transactionID, metaPages: image.metaPages, store: recorded?.store ?? store,
+            oldestGeneration: recorded?.oldestGeneration ?? 0, rootPage: image.rootPage))
     }
 
     /// Syncs the data file, unless one of its syncs failed before (rule 4).
-    private func syncDataFile() throws(LMDBError) {
-        if state.withLock({ $0.dataSyncFailed }) {
+    private func syncData() throws(LMDBError) {
+        if state.withLock({ $0.policy.dataSyncFailed }) {
             throw LMDBError(
                 code: .ioError, operation: "mdb_env_sync",
-                message: "an earlier sync of \(dataFile) failed; no checkpoint is recorded until the store is opened again")
+                message: "an earlier sync of the data file failed; no checkpoint is recorded until the store is opened again")
         }
-        let rc = mdb_env_sync(environment, 1)
-        if rc != 0 {
-            state.withLock { $0.dataSyncFailed = true }
-            throw LMDBError(returnCode: rc, operation: "mdb_env_sync", context: dataFile)
-        }
-    }
-
-    /// The newest transaction as a checkpoint, its meta pages read under the writer lock
-    /// (rule 6), and a pin on it when `pinning`.
-    private func captureNewest(pinning: Bool) throws(LMDBError) -> (Checkpoint, Pin?) {
-        try withWriterLock { () throws(LMDBError) in
-            let transactionID = try Self.lastTransaction(environment)
-            let metaPages = try MetaPages.read(dataFile: dataFile, pageSize: pageSize)
-            let pin = pinning ? try beginPin(expecting: transactionID) : nil
-            return (Checkpoint(transactionID: transactionID, inode: inode, metaPages: metaPages), pin)
+        do {
+            try subject.syncData()
+        } catch {
+            state.withLock { $0.policy.dataSyncDidFail() }
+            throw error
         }
     }
 
-    /// Runs `body` holding liblmdb's writer lock (a write transaction that changes nothing and
-    /// is aborted), so that no process commits meanwhile.
-    private func withWriterLock<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
-        var txn: OpaquePointer?
-        try check("mdb_txn_begin", context: "holding the writer lock") { mdb_txn_begin(environment, nil, 0, &txn) }
-        defer { mdb_txn_abort(txn) }
-        return try body()
+    /// Where the log stands: what it holds uncovered against its ceiling.
+    var status: WriteAheadLogStatus {
+        state.withLock { state in
+            WriteAheadLogStatus(
+                uncoveredBytes: state.policy.uncoveredBytes, ceilingBytes: state.policy.limits.ceilingBytes,
+                dataSyncFailed: state.policy.dataSyncFailed, refusingWrites: state.policy.refusal() != nil)
+        }
     }
 
     /// Checkpoints one last time (so the next opening replays nothing) and closes the pins.
     /// Called with the map lock held exclusively, before liblmdb closes the environment.
     func close() {
         if isOwner { try? checkpoint(keepingPin: false) }
-        let pins = state.withLock { state -> [Pin] in
-            state.closed = true
+        let pins = state.withLock { state -> [any LogPin] in
+            state.policy.close()
             defer {
                 state.pin = nil
                 state.pendingPin = nil
@@ -451,27 +363,29 @@ final class WriteAheadLog: @unchecked Sendable {
         // Another process may keep the log from now on.
         checkpoints.releaseOwnership()
     }
-
-    /// Begins a read transaction on the newest snapshot, which must be `transactionID`.
-    private func beginPin(expecting transactionID: UInt64) throws(LMDBError) -> Pin {
-        var txn: OpaquePointer?
-        try check("mdb_txn_begin", context: "pinning a checkpoint") { mdb_txn_begin(environment, nil, UInt32(MDB_RDONLY), &txn) }
-        guard let txn else { throw LMDBError(code: .invalidArgument, operation: "mdb_txn_begin", message: "returned no transaction") }
-        guard UInt64(mdb_txn_id(txn)) == transactionID else {
-            mdb_txn_abort(txn)
-            throw LMDBError(
-                code: .badTransaction, operation: "pinning a checkpoint",
-                message: "the newest snapshot is \(mdb_txn_id(txn)), not \(transactionID)")
-        }
-        return Pin(txn: txn)
-    }
 }
 
-/// A read transaction that keeps a checkpoint's tree from being overwritten (`MDB_txn *`).
-private struct Pin: @unchecked Sendable, Equatable {
-    // Safe because: a pin is only compared, and aborted once, by whoever took it out of
-    // ``WriteAheadLog``'s state (`MDB_NOTLS` lets any thread end a read transaction).
-    let txn: OpaquePointer
+/// What opening an environment with a write-ahead log did.
+public struct WriteAheadLogRecovery: Sendable, Equatable {
+    /// How many records were replayed: transactions committed after the last checkpoint by a
+    /// process that did not close the store.
+    public var replayedTransactions = 0
+    /// What a repair found damaged and dropped, in words (`nil`: nothing).
+    public var damage: String?
+    /// How many logged transactions a repair dropped (after the damage).
+    public var droppedTransactions = 0
+    /// The files a repair moved aside (named as they are now).
+    public var setAside: [String] = []
+}
 
-    func end() { mdb_txn_abort(txn) }
+/// Where a write-ahead log stands (``Environment/writeAheadLogStatus``).
+public struct WriteAheadLogStatus: Sendable, Equatable {
+    /// Bytes the log holds that no checkpoint covers.
+    public var uncoveredBytes: Int
+    /// Past this, writes are refused.
+    public var ceilingBytes: Int
+    /// Whether a sync of the data file failed (no checkpoint until the store opens again).
+    public var dataSyncFailed: Bool
+    /// Whether writes are being refused now.
+    public var refusingWrites: Bool
 }

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// The data file's pages as the write-ahead log reads them around liblmdb: its two meta pages,
+/// read and put back, and single pages.
+enum MetaPages {
+    /// Reads pages 0 and 1 of the data file at `path`.
+    static func read(dataFile path: String, pageSize: Int) throws(LMDBError) -> [UInt8] {
+        let bytes = try page(0, count: 2, of: path, pageSize: pageSize)
+        guard bytes.count == 2 * pageSize else {
+            throw LMDBError(code: .invalid, operation: "reading the meta pages", message: "\(path) is shorter than two pages")
+        }
+        return bytes
+    }
+
+    /// Reads `count` pages from page `number` of the data file at `path` (fewer bytes where the
+    /// file ends).
+    static func page(_ number: UInt64, count: Int = 1, of path: String, pageSize: Int) throws(LMDBError) -> [UInt8] {
+        let descriptor = try FileIO.open(path)
+        defer { FileIO.release(descriptor) }
+        guard number < UInt64(Int.max / pageSize) else { return [] }
+        return try FileIO.read(descriptor, count: count * pageSize, at: Int(number) * pageSize, path: path)
+    }
+
+    /// Writes `pages` over pages 0 and 1 of the data file at `path` unless they already hold
+    /// them, and syncs the file.
+    ///
+    /// - Returns: whether the file was changed.
+    @discardableResult
+    static func restore(_ pages: [UInt8], dataFile path: String) throws(LMDBError) -> Bool {
+        let descriptor = try FileIO.open(path)
+        defer { FileIO.release(descriptor) }
+        if try FileIO.read(descriptor, count: pages.count, at: 0, path: path) == pages { return false }
+        try FileIO.write(descriptor, pages, at: 0, path: path)
+        try FileIO.sync(descriptor, path: path)
+        return true
+    }
+}
