@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "WorkoutCore",
             dependencies: [
-                "WorkoutRules", "Storage", "WorkoutProtocol", "SystemCalls", "CZlib",
+                "WorkoutRules", "LMDB", "Storage", "WorkoutProtocol", "SystemCalls", "CZlib",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -255,7 +255,7 @@ let package = Package(
         ),
         .testTarget(name: "WorkoutDashboardTests", dependencies: ["WorkoutDashboard"], swiftSettings: strictSettings),
         .testTarget(name: "WorkoutRulesTests", dependencies: ["WorkoutRules", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "WorkoutRules", "Storage", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "WorkoutRules", "WorkoutProtocol", "Storage", "LMDB", "TestSupport"], swiftSettings: strictSettings),
         // Runs the built `workoutd` as a process (depending on it makes sure it is built first),
         // and tests its settings resolution in-process through `@testable import workoutd`.
         .testTarget(

@@ -10,7 +10,8 @@ extension StorageError {
     static let fullDiskThreshold: UInt64 = 8 << 20
 
     /// `error` as ``Code/storageFull`` when it says the store had no room to grow (a full disk,
-    /// an exhausted quota, or the map at its configured maximum); `nil` for any other error.
+    /// an exhausted quota, or the map at its configured maximum), as ``Code/notDurable`` when
+    /// the write-ahead log refused it at its ceiling; `nil` for any other error.
     ///
     /// An `EIO` is a lack of space only when the file system holding the store has less than
     /// ``fullDiskThreshold`` bytes left (`availableBytes`, asked only then): LMDB turns a short
@@ -27,6 +28,8 @@ extension StorageError {
             self.init(.storageFull, "the disk holding the store is full", underlying: lmdb)
         case .mapFull:
             self.init(.storageFull, "the store has reached its maximum size", underlying: lmdb)
+        case .writeAheadLogFull:
+            self.init(.notDurable, "the store cannot make its data file durable", underlying: lmdb)
         case .ioError:
             guard let available = availableBytes(), available < Self.fullDiskThreshold else { return nil }
             self.init(.storageFull, "the disk holding the store is full (\(available) bytes left)", underlying: lmdb)

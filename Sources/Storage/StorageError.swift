@@ -25,7 +25,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         private enum Wrapped: Hashable, Sendable {
             case dataDirectory, notAStore, schemaTooNew, migrationFailed
             case corruptValue, malformedKey, unknownTable, closed, database, storeExists, damagedBackup
-            case storageFull
+            case storageFull, logRefused, notDurable
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -58,6 +58,17 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         /// the map is at its configured maximum. Nothing of the write was stored; reads go on,
         /// and writes succeed again once there is room.
         public static let storageFull = Code(.storageFull)
+
+        /// The store's write-ahead log cannot be replayed whole (damage with acknowledged records
+        /// after it), or it, its checkpoint and the data file do not belong together: the store
+        /// was not opened, and the message says what to do (a backup, or a repair).
+        public static let logRefused = Code(.logRefused)
+
+        /// A write was refused because the store cannot make its data file durable: the
+        /// write-ahead log reached its ceiling with no checkpoint (a sync of the data file
+        /// failed, or checkpoints cannot be recorded). Nothing of the write was stored; reads go
+        /// on, every acknowledged write is in the log, and opening the store again replays it.
+        public static let notDurable = Code(.notDurable)
 
         public var description: String { String(describing: wrapped) }
     }

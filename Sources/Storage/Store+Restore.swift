@@ -165,11 +165,11 @@ extension Store {
         }
     }
 
-    /// Renames `temporary` over `target`, removes the stale lock file and write-ahead log, and
-    /// fsyncs `directory`.
+    /// Removes the stale lock file and write-ahead log, then renames `temporary` over `target`,
+    /// fsyncing `directory` after each step: the old log is gone before the new data file is in
+    /// place, since a log beside a data file it does not belong to refuses to open.
     private static func install(_ temporary: String, as target: String, in directory: String) throws {
         do {
-            try SystemCall.retrying("rename", subject: "\(temporary) → \(target)") { rename(temporary, target) }
             for name in [lockFileName] + Environment.writeAheadLogFileNames {
                 let file = (directory as NSString).appendingPathComponent(name)
                 do {
@@ -178,6 +178,8 @@ extension Store {
                     // No such file: nothing to remove.
                 }
             }
+            try SystemCall.syncDirectory(directory)
+            try SystemCall.retrying("rename", subject: "\(temporary) → \(target)") { rename(temporary, target) }
             try SystemCall.syncDirectory(directory)
         } catch {
             throw StorageError(.dataDirectory, "cannot install the restored store in \(directory)", underlying: error)

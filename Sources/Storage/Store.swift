@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 public import LMDB
 
 /// The application's store: one LMDB environment in a data directory, the schema's tables,
@@ -49,6 +50,8 @@ public final class Store: Sendable {
         let environment: Environment
         do {
             environment = try Environment(path: directory, configuration: configuration)
+        } catch let error where error.code == .writeAheadLogDamaged || error.code == .writeAheadLogForeign {
+            throw StorageError(.logRefused, error.message)
         } catch let error where error.code == .invalid || error.code == .versionMismatch {
             throw StorageError(.notAStore, "\(directory)/data.mdb is not an LMDB data file of this version", underlying: error)
         } catch let error where error.code == .permissionDenied || error.code == .noSuchFile {
@@ -81,17 +84,28 @@ public final class Store: Sendable {
     /// Does nothing when `directory` holds no store, or a store without a log. The caller keeps
     /// other processes out of the store.
     ///
-    /// - Throws: ``StorageError`` `database` when the log cannot be replayed.
-    public static func recover(directory: String) throws {
+    /// - Parameter repairing: whether to keep what is provably good of a log that cannot be
+    ///   replayed whole, and set the rest aside (``Environment/Configuration/repairWriteAheadLog``).
+    /// - Returns: what the opening did with the log (`nil`: no store, or no log).
+    /// - Throws: ``StorageError`` `logRefused` when the log cannot be replayed whole or does not
+    ///   belong to the data file (its message says what to do), `database` for other failures.
+    @discardableResult
+    public static func recover(directory: String, repairing: Bool = false) throws -> WriteAheadLogRecovery? {
         let files = FileManager.default
         let checkpoint = (directory as NSString).appendingPathComponent(Environment.writeAheadLogFileNames.last!)
-        guard files.fileExists(atPath: (directory as NSString).appendingPathComponent(dataFileName)),
-              files.fileExists(atPath: checkpoint)
-        else { return }
+        guard files.fileExists(atPath: checkpoint),
+              repairing || files.fileExists(atPath: (directory as NSString).appendingPathComponent(dataFileName))
+        else { return nil }
         var configuration = Environment.Configuration()
         configuration.writeAheadLog = true
+        configuration.repairWriteAheadLog = repairing
         do {
-            try Environment(path: directory, configuration: configuration).close()
+            let environment = try Environment(path: directory, configuration: configuration)
+            let recovery = environment.writeAheadLogRecovery
+            environment.close()
+            return recovery
+        } catch where error.code == .writeAheadLogDamaged || error.code == .writeAheadLogForeign {
+            throw StorageError(.logRefused, error.message)
         } catch {
             throw StorageError(.database, "cannot replay the write-ahead log of the store in \(directory)", underlying: error)
         }
@@ -109,6 +123,9 @@ public final class Store: Sendable {
             guard !readOnly else { throw StorageError(.dataDirectory, "\(directory) does not exist") }
             do {
                 try files.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                // The new directory's entry is durable in its parent before anything is stored
+                // in it: a power cut right after must not lose the store.
+                try SystemCall.syncDirectory(containing: directory)
             } catch {
                 throw StorageError(.dataDirectory, "cannot create the data directory \(directory)", underlying: SendableError(error))
             }

@@ -67,6 +67,12 @@ package final class WorkoutServer: Sendable {
                 }
                 if let since = usage.storageFullSince { stats.storageFullSinceMs = Int64(since.timeIntervalSince1970 * 1000) }
                 stats.writesRefusedForSpace = usage.writesRefusedForSpace
+                if let log = usage.writeAheadLog {
+                    stats.writeAheadLogUncoveredBytes = UInt64(log.uncoveredBytes)
+                    stats.writeAheadLogCeilingBytes = UInt64(log.ceilingBytes)
+                    stats.writeAheadLogRefusingWrites = log.refusingWrites
+                    stats.dataFileSyncFailed = log.dataSyncFailed
+                }
                 stats.members = UInt32((try? household.listMembersLocally().count) ?? 0)
                 stats.serverTimeMs = Int64(Date().timeIntervalSince1970 * 1000)
                 let process = ProcessUsage.current()

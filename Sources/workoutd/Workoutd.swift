@@ -42,6 +42,7 @@ struct Workoutd: AsyncParsableCommand {
             ResetPassword.self,
             Backup.self,
             Restore.self,
+            Repair.self,
             CheckConfig.self,
             Fingerprint.self,
             RotateKey.self,

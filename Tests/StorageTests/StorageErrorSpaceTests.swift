@@ -36,4 +36,12 @@ import Glibc
         #expect((mapped?.code == .storageFull) == testCase.isLackOfSpace)
         #expect(mapped == nil || mapped?.code == .storageFull)
     }
+
+    @Test("A write the write-ahead log refused at its ceiling is not durable, whatever the disk's room")
+    func notDurable() {
+        let error = LMDBError(code: .writeAheadLogFull, operation: "mdb_txn_begin", message: "the store cannot make its data file durable")
+        let mapped = StorageError(lackOfSpace: error) { 100 << 30 }
+        #expect(mapped?.code == .notDurable)
+        #expect(mapped?.description.contains("the store cannot make its data file durable") == true)
+    }
 }

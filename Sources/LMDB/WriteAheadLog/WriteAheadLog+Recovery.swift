@@ -175,9 +175,11 @@ extension WriteAheadLog {
                 let more = try LogScanner(prepared.logs[later].file, generation: laterGeneration).census(from: LogFormat.headerBlockSize)
                 dropped = (dropped.count + more.count, max(dropped.last ?? 0, more.last ?? 0))
             }
-            recovery.damage = "\(place): kept every transaction up to \(next - 1); dropped \(dropped.count) logged after the damage"
+            // The damaged transaction and every one after it that the log held.
+            let droppedCount = dropped.last.map { Int($0 - next + 1) } ?? max(1, dropped.count)
+            recovery.damage = "\(place): kept every transaction up to \(next - 1); dropped \(droppedCount) logged from the damage on"
                 + (dropped.last.map { ", up to transaction \($0)" } ?? "")
-            recovery.droppedTransactions = dropped.count
+            recovery.droppedTransactions = droppedCount
             for (setAside, _) in live { recovery.setAside.append(try prepared.setAside(prepared.logs[setAside].file, named: prepared.logs[setAside].name)) }
             return recovery
         }

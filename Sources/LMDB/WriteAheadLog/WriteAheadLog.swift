@@ -379,7 +379,7 @@ public struct WriteAheadLogRecovery: Sendable, Equatable {
 }
 
 /// Where a write-ahead log stands (``Environment/writeAheadLogStatus``).
-public struct WriteAheadLogStatus: Sendable, Equatable {
+public struct WriteAheadLogStatus: Sendable, Hashable {
     /// Bytes the log holds that no checkpoint covers.
     public var uncoveredBytes: Int
     /// Past this, writes are refused.

@@ -1,4 +1,5 @@
 package import Foundation
+package import LMDB
 
 /// How the store is doing, for `Admin.Stats`: the group-commit writer's counts and the map.
 package struct StoreUsage: Sendable, Hashable {
@@ -16,6 +17,8 @@ package struct StoreUsage: Sendable, Hashable {
     package var storageFullSince: Date?
     /// Writes refused for lack of space since the server started.
     package var writesRefusedForSpace: UInt64 = 0
+    /// Where the write-ahead log stands against its ceiling (`nil`: no log kept here).
+    package var writeAheadLog: WriteAheadLogStatus?
 }
 
 extension HouseholdStore {
@@ -27,6 +30,7 @@ extension HouseholdStore {
             commits: UInt64(writer.commits), writeOperations: UInt64(writer.operations),
             operationsPerCommit: writer.operationsPerCommit,
             mapSizeBytes: info.map { UInt64($0.mapSize) }, usedBytes: info.map { UInt64($0.usedBytes) },
-            storageFullSince: writer.storageFullSince, writesRefusedForSpace: UInt64(writer.operationsRefusedForSpace))
+            storageFullSince: writer.storageFullSince, writesRefusedForSpace: UInt64(writer.operationsRefusedForSpace),
+            writeAheadLog: store.environment.writeAheadLogStatus)
     }
 }

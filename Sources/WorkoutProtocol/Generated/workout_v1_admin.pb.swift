@@ -601,6 +601,36 @@ package nonisolated struct Workout_V1_StatsResponse: @unchecked Sendable {
     set {_uniqueStorage()._openDescriptors = newValue}
   }
 
+  /// Bytes of the store's write-ahead log that no checkpoint covers: a few MiB
+  /// at most while checkpoints are recorded.
+  package var writeAheadLogUncoveredBytes: UInt64 {
+    get {_storage._writeAheadLogUncoveredBytes}
+    set {_uniqueStorage()._writeAheadLogUncoveredBytes = newValue}
+  }
+
+  /// Past this many uncovered bytes, writes are refused with RESOURCE_EXHAUSTED
+  /// ("the store cannot make its data file durable").
+  package var writeAheadLogCeilingBytes: UInt64 {
+    get {_storage._writeAheadLogCeilingBytes}
+    set {_uniqueStorage()._writeAheadLogCeilingBytes = newValue}
+  }
+
+  /// Whether writes are being refused now because the write-ahead log reached
+  /// its ceiling. Every acknowledged write is in the log; restarting the
+  /// server replays it.
+  package var writeAheadLogRefusingWrites: Bool {
+    get {_storage._writeAheadLogRefusingWrites}
+    set {_uniqueStorage()._writeAheadLogRefusingWrites = newValue}
+  }
+
+  /// Whether a sync of the store's data file failed since the server started
+  /// (the disk may be failing): no checkpoint is recorded until the store is
+  /// opened again, so the log grows toward its ceiling.
+  package var dataFileSyncFailed: Bool {
+    get {_storage._dataFileSyncFailed}
+    set {_uniqueStorage()._dataFileSyncFailed = newValue}
+  }
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -1282,7 +1312,7 @@ nonisolated extension Workout_V1_MethodStats: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".StatsResponse"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}uptime_ms\0\u{3}open_connections\0\u{3}accepted_connections\0\u{3}rejected_connections\0\u{3}authenticated_connections\0\u{1}methods\0\u{3}store_size_bytes\0\u{3}store_used_bytes\0\u{1}commits\0\u{3}write_operations\0\u{3}operations_per_commit\0\u{1}members\0\u{3}server_time_ms\0\u{3}process_cpu_us\0\u{3}rss_anon_bytes\0\u{3}rss_bytes\0\u{3}storage_full_since_ms\0\u{3}writes_refused_for_space\0\u{3}shed_connections\0\u{3}incomplete_frame_bytes\0\u{3}open_descriptors\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}uptime_ms\0\u{3}open_connections\0\u{3}accepted_connections\0\u{3}rejected_connections\0\u{3}authenticated_connections\0\u{1}methods\0\u{3}store_size_bytes\0\u{3}store_used_bytes\0\u{1}commits\0\u{3}write_operations\0\u{3}operations_per_commit\0\u{1}members\0\u{3}server_time_ms\0\u{3}process_cpu_us\0\u{3}rss_anon_bytes\0\u{3}rss_bytes\0\u{3}storage_full_since_ms\0\u{3}writes_refused_for_space\0\u{3}shed_connections\0\u{3}incomplete_frame_bytes\0\u{3}open_descriptors\0\u{3}write_ahead_log_uncovered_bytes\0\u{3}write_ahead_log_ceiling_bytes\0\u{3}write_ahead_log_refusing_writes\0\u{3}data_file_sync_failed\0")
 
   fileprivate class _StorageClass {
     var _uptimeMs: UInt64 = 0
@@ -1306,6 +1336,10 @@ nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProt
     var _shedConnections: UInt64 = 0
     var _incompleteFrameBytes: UInt64 = 0
     var _openDescriptors: UInt32 = 0
+    var _writeAheadLogUncoveredBytes: UInt64 = 0
+    var _writeAheadLogCeilingBytes: UInt64 = 0
+    var _writeAheadLogRefusingWrites: Bool = false
+    var _dataFileSyncFailed: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1337,6 +1371,10 @@ nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProt
       _shedConnections = source._shedConnections
       _incompleteFrameBytes = source._incompleteFrameBytes
       _openDescriptors = source._openDescriptors
+      _writeAheadLogUncoveredBytes = source._writeAheadLogUncoveredBytes
+      _writeAheadLogCeilingBytes = source._writeAheadLogCeilingBytes
+      _writeAheadLogRefusingWrites = source._writeAheadLogRefusingWrites
+      _dataFileSyncFailed = source._dataFileSyncFailed
     }
   }
 
@@ -1376,6 +1414,10 @@ nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProt
         case 19: try { try decoder.decodeSingularUInt64Field(value: &_storage._shedConnections) }()
         case 20: try { try decoder.decodeSingularUInt64Field(value: &_storage._incompleteFrameBytes) }()
         case 21: try { try decoder.decodeSingularUInt32Field(value: &_storage._openDescriptors) }()
+        case 22: try { try decoder.decodeSingularUInt64Field(value: &_storage._writeAheadLogUncoveredBytes) }()
+        case 23: try { try decoder.decodeSingularUInt64Field(value: &_storage._writeAheadLogCeilingBytes) }()
+        case 24: try { try decoder.decodeSingularBoolField(value: &_storage._writeAheadLogRefusingWrites) }()
+        case 25: try { try decoder.decodeSingularBoolField(value: &_storage._dataFileSyncFailed) }()
         default: break
         }
       }
@@ -1447,6 +1489,18 @@ nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProt
       if _storage._openDescriptors != 0 {
         try visitor.visitSingularUInt32Field(value: _storage._openDescriptors, fieldNumber: 21)
       }
+      if _storage._writeAheadLogUncoveredBytes != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._writeAheadLogUncoveredBytes, fieldNumber: 22)
+      }
+      if _storage._writeAheadLogCeilingBytes != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._writeAheadLogCeilingBytes, fieldNumber: 23)
+      }
+      if _storage._writeAheadLogRefusingWrites != false {
+        try visitor.visitSingularBoolField(value: _storage._writeAheadLogRefusingWrites, fieldNumber: 24)
+      }
+      if _storage._dataFileSyncFailed != false {
+        try visitor.visitSingularBoolField(value: _storage._dataFileSyncFailed, fieldNumber: 25)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1477,6 +1531,10 @@ nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProt
         if _storage._shedConnections != rhs_storage._shedConnections {return false}
         if _storage._incompleteFrameBytes != rhs_storage._incompleteFrameBytes {return false}
         if _storage._openDescriptors != rhs_storage._openDescriptors {return false}
+        if _storage._writeAheadLogUncoveredBytes != rhs_storage._writeAheadLogUncoveredBytes {return false}
+        if _storage._writeAheadLogCeilingBytes != rhs_storage._writeAheadLogCeilingBytes {return false}
+        if _storage._writeAheadLogRefusingWrites != rhs_storage._writeAheadLogRefusingWrites {return false}
+        if _storage._dataFileSyncFailed != rhs_storage._dataFileSyncFailed {return false}
         return true
       }
       if !storagesAreEqual {return false}

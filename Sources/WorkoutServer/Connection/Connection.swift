@@ -273,7 +273,7 @@ final class Connection: @unchecked Sendable {
         case .failure(let error):
             let failure = CallFailure(error)
             if HouseholdStore.isLackOfSpace(error) {
-                context.storageAlarm.writeRefused()
+                context.storageAlarm.writeRefused(error)
             } else if failure.status == .internal {
                 logger.error("call failed: \(error)", metadata: ["call": "\(callID)"])
             } else {

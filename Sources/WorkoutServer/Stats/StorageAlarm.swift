@@ -4,10 +4,11 @@ import Logging
 import Synchronization
 import WorkoutCore
 
-/// Tells the log when the store runs out of space, once per interval rather than once per
-/// refused write, and when writes work again.
+/// Tells the log when the store runs out of space, or cannot make its data file durable (the
+/// write-ahead log at its ceiling), once per interval rather than once per refused write, and
+/// when writes work again.
 ///
-/// A refused write calls ``writeRefused()``. The first one logs an error at once and starts
+/// A refused write calls ``writeRefused(_:)``. The first one logs an error at once and starts
 /// a watch that looks at the writer every few seconds: while writes keep failing, one error
 /// line per ``interval`` says how many were refused; when a commit has succeeded again, one
 /// line says so and the watch stops.
@@ -31,8 +32,10 @@ final class StorageAlarm: Sendable {
         self.interval = interval
     }
 
-    /// A write was refused for lack of space.
-    func writeRefused() {
+    /// A write was refused for lack of space, or because the store cannot make its data file
+    /// durable: `error` is what it was refused with.
+    func writeRefused(_ error: any Error) {
+        let notDurable = HouseholdStore.isNotDurable(error)
         let now = ContinuousClock.now
         let (log, startWatch, refused) = state.withLock { state -> (Bool, Bool, Int) in
             state.refusedSinceLog += 1
@@ -44,7 +47,15 @@ final class StorageAlarm: Sendable {
             defer { state.refusedSinceLog = 0 }
             return (true, startWatch, state.refusedSinceLog)
         }
-        if log {
+        if log && notDurable {
+            let uncovered = household.storeUsage().writeAheadLog.map { " (its write-ahead log holds \($0.uncoveredBytes) bytes no checkpoint covers)" } ?? ""
+            logger.critical("""
+                the store cannot make its data file durable\(uncovered): \(refused) write(s) refused with RESOURCE_EXHAUSTED \
+                in the last \(interval) or less; reads and logins keep working, and every acknowledged write is in the \
+                log. Check the disk holding the data directory (dmesg), then restart workoutd: opening the store \
+                replays the log
+                """)
+        } else if log {
             let since = household.storeUsage().storageFullSince.map { " since \($0.ISO8601Format())" } ?? ""
             logger.error("""
                 the store is out of space\(since): \(refused) write(s) refused with RESOURCE_EXHAUSTED in the last \
@@ -57,7 +68,8 @@ final class StorageAlarm: Sendable {
 
     private func scheduleCheck() {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(5)) { [self] in
-            guard household.storeUsage().storageFullSince == nil else {
+            let usage = household.storeUsage()
+            guard usage.storageFullSince == nil, usage.writeAheadLog?.refusingWrites != true else {
                 scheduleCheck()
                 return
             }
@@ -65,7 +77,7 @@ final class StorageAlarm: Sendable {
                 defer { state = State() }
                 return state.refusedInAll
             }
-            logger.notice("the store has room again: writes succeed (\(refused) were refused while it was full)")
+            logger.notice("writes succeed again (\(refused) were refused before)")
         }
     }
 }

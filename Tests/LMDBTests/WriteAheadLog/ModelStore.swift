@@ -13,6 +13,8 @@ final class ModelStore: LogSubject, LogDataFile, @unchecked Sendable {
     private(set) var synced: Int
     /// Pins open now.
     private(set) var pins = 0
+    /// Whether every sync of the data file fails (a failing disk).
+    var failSyncs = false
 
     init(disk: MemoryDisk, durable: [[UInt8]] = []) {
         self.disk = disk
@@ -54,6 +56,7 @@ final class ModelStore: LogSubject, LogDataFile, @unchecked Sendable {
 
     func syncData() throws(LMDBError) {
         try disk.operation("mdb_env_sync")
+        if failSyncs { throw LMDBError(code: .ioError, operation: "mdb_env_sync", message: "the disk failed") }
         synced = transactions.count
     }
 
