@@ -71,6 +71,13 @@ public final class Environment: @unchecked Sendable {
         /// data file cannot be synced). The default is far above a household's day of writes:
         /// checkpoints keep the log at a few MiB.
         public var writeAheadLogCeilingBytes = 256 << 20
+        /// A background checkpoint starts after this many logged commits, or
+        /// ``writeAheadLogCheckpointBytes`` logged bytes, whichever comes first. Larger values
+        /// keep more in the log for an opening after a crash to replay (a benchmark of that
+        /// opening sets them out of reach).
+        public var writeAheadLogCheckpointCommits = 256
+        /// See ``writeAheadLogCheckpointCommits``.
+        public var writeAheadLogCheckpointBytes = 1 << 20
         /// Whether opening repairs a write-ahead log it cannot replay whole: it keeps every
         /// transaction up to damage and sets the rest aside (`wal-0.set-aside`, …), or sets
         /// aside a log and checkpoint that belong to another data file, and says so in
@@ -141,6 +148,8 @@ public final class Environment: @unchecked Sendable {
             if let prepared {
                 var limits = LogPolicy.Limits()
                 limits.ceilingBytes = configuration.writeAheadLogCeilingBytes
+                limits.checkpointCommits = configuration.writeAheadLogCheckpointCommits
+                limits.checkpointBytes = configuration.writeAheadLogCheckpointBytes
                 writeAheadLog = try WriteAheadLog(
                     prepared: prepared, subject: EnvironmentLogSubject(environment: env, mapLock: mapLock, directory: path),
                     limits: limits)

@@ -188,8 +188,10 @@ struct GroupCommitTests {
             let violations = Mutex(0)
             let reads = Mutex(0)
             let group = DispatchGroup()
+            let started = DispatchSemaphore(value: 0)
             for _ in 0..<3 {
                 DispatchQueue.global().async(group: group) {
+                    started.signal()
                     while !stop.withLock({ $0 }) {
                         let total = try? store.read { txn throws -> Int64 in
                             let a = try decode(txn.get("a", from: table)!)
@@ -201,8 +203,9 @@ struct GroupCommitTests {
                     }
                 }
             }
-            // Write until the readers have overlapped many commits (bounded: the readers share
-            // the machine with other tests and may start late).
+            // Write once every reader runs (a gate, not a guess at the scheduler), until they
+            // have overlapped many commits (bounded: they share the machine with other tests).
+            for _ in 0..<3 { #expect(started.wait(timeout: .now() + 60) == .success) }
             var step = 0
             while step < 300 || (reads.withLock { $0 } < 100 && step < 20_000) {
                 defer { step += 1 }

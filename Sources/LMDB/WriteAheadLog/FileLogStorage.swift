@@ -22,6 +22,9 @@ final class FileLogStorage: LogStorage {
 
     func describe(_ name: String) -> String { directory + "/" + name }
 
+    /// A MiB: a sync of the file's size once a MiB of log.
+    let growthStep = 1 << 20
+
     /// One file, open for reading and writing.
     final class File: LogStorageFile {
         let path: String

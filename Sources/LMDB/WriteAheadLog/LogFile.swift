@@ -12,9 +12,6 @@
 /// is durable), and otherwise through it (`pwrite`, then `fdatasync`); a lone weigh-in's server
 /// CPU and latency fell by about 5 % with the direct path (Benchmarks/results/2026-12-01).
 final class LogFile {
-    /// How much the file grows at a time (zero-filled).
-    static let growthStep = 1 << 20
-
     let name: String
     let file: any LogStorageFile
     /// The generation of the file's current start (0 before it was started by this process).
@@ -23,12 +20,15 @@ final class LogFile {
     private(set) var appendOffset = LogFormat.headerBlockSize
     /// The file's size: every byte below it has been written (records or zeros) and synced.
     private var allocated: Int
+    /// How much the file grows at a time (the storage's ``LogStorage/growthStep``).
+    private let growthStep: Int
 
     /// Opens (creating) the log file `name` of `storage`.
     init(_ name: String, in storage: any LogStorage) throws(LMDBError) {
         self.name = name
         self.file = try storage.open(name)
         self.allocated = try file.size()
+        self.growthStep = storage.growthStep
     }
 
     /// Starts the file again at `generation` for `store`: its header, synced, and the next
@@ -65,12 +65,12 @@ final class LogFile {
         return record.count
     }
 
-    /// Zero-fills the file up to a multiple of ``growthStep`` at least `size` bytes long, and
+    /// Zero-fills the file up to a multiple of `growthStep` at least `size` bytes long, and
     /// syncs it: its blocks and its size are on disk before a record is written into them, so
     /// that an append's own sync has nothing but the record to write.
     private func grow(toAtLeast size: Int) throws(LMDBError) {
-        let target = (size + Self.growthStep - 1) / Self.growthStep * Self.growthStep
-        let zeros = [UInt8](repeating: 0, count: min(Self.growthStep, target - allocated))
+        let target = (size + growthStep - 1) / growthStep * growthStep
+        let zeros = [UInt8](repeating: 0, count: min(growthStep, target - allocated))
         var filled = allocated
         while filled < target {
             let chunk = min(zeros.count, target - filled)

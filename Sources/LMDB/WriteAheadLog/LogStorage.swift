@@ -7,6 +7,9 @@ protocol LogStorage: AnyObject {
     func open(_ name: String) throws(LMDBError) -> any LogStorageFile
     /// How the file `name` is called in messages (a path).
     func describe(_ name: String) -> String
+    /// How much a log file grows at a time (zero-filled and synced, so that an append inside
+    /// it changes no file size).
+    var growthStep: Int { get }
 }
 
 /// One file of a ``LogStorage``. Used by one thread at a time.

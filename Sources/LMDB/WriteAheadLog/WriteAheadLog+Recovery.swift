@@ -108,7 +108,7 @@ extension WriteAheadLog {
     }
 
     /// The header of `log`'s current start, or `nil`.
-    private static func header(of log: LogFile) throws(LMDBError) -> LogFormat.FileHeader? {
+    fileprivate static func header(of log: LogFile) throws(LMDBError) -> LogFormat.FileHeader? {
         let bytes = try log.file.read(count: LogFormat.fileHeaderSize, at: 0)
         return bytes.withUnsafeBytes { LogFormat.decodeFileHeader($0) }
     }
@@ -245,7 +245,7 @@ extension WriteAheadLog.Prepared {
                 try log.reset()
             }
         }
-        headers = logs.map { _ in nil }
+        headers = try logs.map { log throws(LMDBError) in try WriteAheadLog.header(of: log) }
     }
 
     /// Copies `file` to `NAME.set-aside` (replacing an older copy), durably, then empties it.

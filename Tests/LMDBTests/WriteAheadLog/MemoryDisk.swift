@@ -35,6 +35,9 @@ final class MemoryDisk: LogStorage {
 
     func describe(_ name: String) -> String { "memory/" + name }
 
+    /// Small, so that the tests' files stay a few KiB and their scans short.
+    let growthStep = 4_096
+
     /// Counts one operation: throws at the crash point and at a failing one.
     func operation(_ what: String) throws(LMDBError) {
         operations += 1
@@ -66,16 +69,17 @@ final class MemoryDisk: LogStorage {
         unowned let disk: MemoryDisk
         /// What reads see.
         private(set) var bytes: [UInt8]
-        /// What the disk holds for sure.
-        private var durable: [UInt8]
-        /// Sectors written since the last sync.
-        private var dirty: Set<Int> = []
+        /// The size the disk holds for sure.
+        private var durableSize: Int
+        /// Of each sector written since the last sync, what the disk held before (copied on
+        /// the sector's first write): the disk holds one or the other after a power cut.
+        private var previous: [Int: [UInt8]] = [:]
         private(set) var directWrites = 0
 
         init(disk: MemoryDisk, bytes: [UInt8] = []) {
             self.disk = disk
             self.bytes = bytes
-            self.durable = bytes
+            self.durableSize = bytes.count
         }
 
         func size() throws(LMDBError) -> Int { bytes.count }
@@ -87,23 +91,27 @@ final class MemoryDisk: LogStorage {
 
         func write(_ new: [UInt8], at offset: Int) throws(LMDBError) {
             try disk.operation("pwrite")
+            guard !new.isEmpty else { return }
+            let sectorSize = MemoryDisk.sectorSize
+            for sector in (offset / sectorSize)...((offset + new.count - 1) / sectorSize) where previous[sector] == nil {
+                let start = sector * sectorSize
+                previous[sector] = start < bytes.count ? Array(bytes[start..<min(bytes.count, start + sectorSize)]) : []
+            }
             if bytes.count < offset + new.count { bytes += [UInt8](repeating: 0, count: offset + new.count - bytes.count) }
             bytes.replaceSubrange(offset..<(offset + new.count), with: new)
-            guard !new.isEmpty else { return }
-            for sector in (offset / MemoryDisk.sectorSize)...((offset + new.count - 1) / MemoryDisk.sectorSize) { dirty.insert(sector) }
         }
 
         func sync() throws(LMDBError) {
             try disk.operation("fdatasync")
-            durable = bytes
-            dirty = []
+            durableSize = bytes.count
+            previous = [:]
         }
 
         func truncate(to size: Int) throws(LMDBError) {
             try disk.operation("ftruncate")
             bytes = Array(bytes.prefix(size))
-            durable = bytes
-            dirty = []
+            durableSize = bytes.count
+            previous = [:]
         }
 
         func writeDurably(_ new: [UInt8], at offset: Int) throws(LMDBError) {
@@ -116,24 +124,24 @@ final class MemoryDisk: LogStorage {
         func releaseOwnership() {}
         func withRecordLock<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R { try body() }
 
-        /// This file after a power cut, on `disk`.
+        /// This file after a power cut, on `disk`: each sector written since the last sync new
+        /// or old at random, and the size the synced one or the written one.
         func afterCrash(disk: MemoryDisk, using random: inout some RandomNumberGenerator) -> File {
-            // The size the metadata reached: the synced one, or the written one.
-            let size = bytes.count > durable.count && Bool.random(using: &random) ? bytes.count : durable.count
-            var image = Array(durable.prefix(size))
-            if image.count < size { image += [UInt8](repeating: 0, count: size - image.count) }
-            for sector in dirty where Bool.random(using: &random) {
-                let start = sector * MemoryDisk.sectorSize
-                let end = min(size, start + MemoryDisk.sectorSize, bytes.count)
-                if start < end { image.replaceSubrange(start..<end, with: bytes[start..<end]) }
+            var image = bytes
+            let sectorSize = MemoryDisk.sectorSize
+            for (sector, old) in previous where Bool.random(using: &random) {
+                let start = sector * sectorSize
+                let end = min(image.count, start + sectorSize)
+                // The old bytes, zeros past the old end of the file.
+                image.replaceSubrange(start..<end, with: old + [UInt8](repeating: 0, count: end - start - old.count))
             }
+            if image.count > durableSize && Bool.random(using: &random) { image.removeLast(image.count - durableSize) }
             return File(disk: disk, bytes: image)
         }
 
         /// Flips bits of the byte at `offset`, as damage to synced bytes would.
         func damage(at offset: Int) {
             bytes[offset] ^= 0x5A
-            durable = bytes
         }
     }
 }
