@@ -1,4 +1,5 @@
 internal import CLMDB
+import SystemCalls
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -138,7 +139,7 @@ public final class Environment: @unchecked Sendable {
         guard let env = created else {
             throw LMDBError(code: .invalidArgument, operation: "mdb_env_create", message: "returned no handle")
         }
-        do {
+        do throws(LMDBError) {
             try check("mdb_env_set_mapsize") { mdb_env_set_mapsize(env, configuration.mapSize) }
             try check("mdb_env_set_maxreaders") { mdb_env_set_maxreaders(env, configuration.maxReaders) }
             try check("mdb_env_set_maxdbs") { mdb_env_set_maxdbs(env, MDB_dbi(configuration.maxDatabases)) }
@@ -146,6 +147,13 @@ public final class Environment: @unchecked Sendable {
                 mdb_env_open(env, path, flags.rawValue, mode_t(configuration.fileMode))
             }
             if let prepared {
+                // liblmdb may have just created data.mdb: its directory entry is durable before
+                // a checkpoint names it (the log's files sync theirs when they are created).
+                do throws(SystemCallError) {
+                    try SystemCall.syncDirectory(path)
+                } catch {
+                    throw LMDBError(returnCode: error.errno, operation: error.call, context: error.subject)
+                }
                 var limits = LogPolicy.Limits()
                 limits.ceilingBytes = configuration.writeAheadLogCeilingBytes
                 limits.checkpointCommits = configuration.writeAheadLogCheckpointCommits

@@ -190,7 +190,11 @@ struct GroupCommitTests {
             let group = DispatchGroup()
             let started = DispatchSemaphore(value: 0)
             for _ in 0..<3 {
-                DispatchQueue.global().async(group: group) {
+                // Threads of their own: Dispatch's global queue shares its few threads with
+                // Swift's cooperative pool, which other tests may hold meanwhile.
+                group.enter()
+                Thread {
+                    defer { group.leave() }
                     started.signal()
                     while !stop.withLock({ $0 }) {
                         let total = try? store.read { txn throws -> Int64 in
@@ -201,7 +205,7 @@ struct GroupCommitTests {
                         if total != 1000 { violations.withLock { $0 += 1 } }
                         reads.withLock { $0 += 1 }
                     }
-                }
+                }.start()
             }
             // Write once every reader runs (a gate, not a guess at the scheduler), until they
             // have overlapped many commits (bounded: they share the machine with other tests).

@@ -46,14 +46,23 @@ final class CheckpointFile {
     /// page): the next checkpoint goes into that slot again, and the other, synced one stays.
     @discardableResult
     func write(_ checkpoint: Checkpoint) throws(LMDBError) -> UInt64 {
-        try file.withRecordLock { () throws(LMDBError) -> UInt64 in
+        try write { _ in checkpoint } ?? checkpoint.transactionID
+    }
+
+    /// Writes the checkpoint `make` builds from the newest one recorded (`nil`: none), all
+    /// under the record lock, as ``write(_:)`` does; `make` may return `nil` to write nothing.
+    ///
+    /// - Returns: the transaction of the newest checkpoint now recorded (`nil`: none).
+    @discardableResult
+    func write(_ make: (Checkpoint?) -> Checkpoint?) throws(LMDBError) -> UInt64? {
+        try file.withRecordLock { () throws(LMDBError) -> UInt64? in
             let slots = try slots().filter { $0.index == nil || $0.index != untrustedSlot }
             // Of one transaction, the checkpoint keeping fewer generations is the newer (the
             // log started again after it).
             func order(_ checkpoint: Checkpoint) -> (UInt64, UInt64) { (checkpoint.transactionID, checkpoint.oldestGeneration) }
-            if let newest = slots.map(\.checkpoint).max(by: { order($0) < order($1) }), order(newest) >= order(checkpoint) {
-                return newest.transactionID
-            }
+            let newest = slots.map(\.checkpoint).max { order($0) < order($1) }
+            guard let checkpoint = make(newest) else { return newest?.transactionID }
+            if let newest, order(newest) >= order(checkpoint) { return newest.transactionID }
             let newestSecond = slots.filter { $0.index != nil }.max { $0.checkpoint.transactionID < $1.checkpoint.transactionID }
             let index = untrustedSlot ?? newestSecond.map { 1 - $0.index! } ?? 0
             untrustedSlot = index

@@ -16,6 +16,8 @@ final class LogFile {
     let file: any LogStorageFile
     /// The generation of the file's current start (0 before it was started by this process).
     private(set) var generation: UInt64 = 0
+    /// The salt of the file's current start.
+    private var salt: UInt32 = 0
     /// Where the next record goes.
     private(set) var appendOffset = LogFormat.headerBlockSize
     /// The file's size: every byte below it has been written (records or zeros) and synced.
@@ -35,9 +37,12 @@ final class LogFile {
     /// record at the first block. Records of the file's earlier starts become stale.
     func start(generation: UInt64, store: StoreIdentity) throws(LMDBError) {
         if allocated < LogFormat.headerBlockSize { try grow(toAtLeast: LogFormat.headerBlockSize) }
-        try file.write(LogFormat.encode(LogFormat.FileHeader(generation: generation, store: store)), at: 0)
+        var random = SystemRandomNumberGenerator()
+        let salt = UInt32.random(in: .min ... .max, using: &random)
+        try file.write(LogFormat.encode(LogFormat.FileHeader(generation: generation, store: store, salt: salt)), at: 0)
         try file.sync()
         self.generation = generation
+        self.salt = salt
         appendOffset = LogFormat.headerBlockSize
     }
 
@@ -57,7 +62,7 @@ final class LogFile {
     @discardableResult
     func append(transactionID: UInt64, payload: [UInt8]) throws(LMDBError) -> Int {
         precondition(generation > 0, "a log file is started before it is appended to")
-        let record = LogFormat.encodeRecord(transactionID: transactionID, generation: generation, payload: payload)
+        let record = LogFormat.encodeRecord(transactionID: transactionID, generation: generation, salt: salt, payload: payload)
         let end = appendOffset + record.count
         if end > allocated { try grow(toAtLeast: end) }
         try file.writeDurably(record, at: appendOffset)

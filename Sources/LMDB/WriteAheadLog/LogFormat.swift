@@ -7,10 +7,10 @@ internal import CZlib
 ///
 /// ```
 /// file header (block 0, 4,096 bytes; the rest of the block is zero)
-///  0       4       8               16                              32      36
-/// +-------+-------+---------------+-------------------------------+-------+
-/// | WLF2  | vers. | generation    | store identity (16 bytes)     | CRC   |
-/// +-------+-------+---------------+-------------------------------+-------+
+///  0       4       8               16                              32      36      40
+/// +-------+-------+---------------+-------------------------------+-------+-------+
+/// | WLF2  | vers. | generation    | store identity (16 bytes)     | salt  | CRC   |
+/// +-------+-------+---------------+-------------------------------+-------+-------+
 ///
 /// record (from offset 4,096 on, each where the last ended)
 ///  0       4       8               16              24      28      32
@@ -19,9 +19,11 @@ internal import CZlib
 /// +-------+-------+---------------+---------------+-------+-------+---------------
 /// ```
 ///
-/// Integers are little-endian. CRC is CRC-32 (zlib's) of the header's first 32 bytes; pCRC of
-/// the payload; hCRC of the record header's first 28 bytes, so that a header can be recognised
-/// on its own, without its payload (the scan for records after damage needs that).
+/// Integers are little-endian. CRC is CRC-32 (zlib's) of the header's first 36 bytes; pCRC of
+/// the payload; hCRC of the file's salt and the record header's first 28 bytes, so that a header
+/// can be recognised on its own, without its payload (the scan for records after damage needs
+/// that), and only in its own file's start: the salt is drawn at random when the file starts, so
+/// bytes stored in a record's payload (a value a member chose) can never pass for a header.
 ///
 /// The *generation* tells one start of a file from the next (SQLite's WAL salts): a file is
 /// started again at every checkpoint that covers everything in it, with a new, larger
@@ -36,7 +38,7 @@ enum LogFormat {
     static let headerBlockSize = 4_096
     static let fileMagic: UInt32 = 0x3246_4C57  // "WLF2", little-endian
     static let fileVersion: UInt32 = 2
-    static let fileHeaderSize = 36
+    static let fileHeaderSize = 40
     static let recordMagic: UInt32 = 0x324C_4157  // "WAL2", little-endian
     static let recordHeaderSize = 32
     /// The largest payload a record may carry: a record claiming more is damaged.
@@ -48,6 +50,8 @@ enum LogFormat {
         var generation: UInt64
         /// The store the file belongs to.
         var store: StoreIdentity
+        /// Drawn at random when the file starts; every record header's CRC covers it.
+        var salt: UInt32
     }
 
     /// A record's header, read on its own.
@@ -79,8 +83,9 @@ enum LogFormat {
             raw.storeBytes(of: header.generation.littleEndian, toByteOffset: 8, as: UInt64.self)
             raw.storeBytes(of: header.store.high.littleEndian, toByteOffset: 16, as: UInt64.self)
             raw.storeBytes(of: header.store.low.littleEndian, toByteOffset: 24, as: UInt64.self)
-            let crc = checksum(UnsafeRawBufferPointer(rebasing: raw[0..<32]))
-            raw.storeBytes(of: crc.littleEndian, toByteOffset: 32, as: UInt32.self)
+            raw.storeBytes(of: header.salt.littleEndian, toByteOffset: 32, as: UInt32.self)
+            let crc = checksum(UnsafeRawBufferPointer(rebasing: raw[0..<36]))
+            raw.storeBytes(of: crc.littleEndian, toByteOffset: 36, as: UInt32.self)
         }
         return bytes
     }
@@ -91,17 +96,19 @@ enum LogFormat {
         guard bytes.count >= fileHeaderSize,
               load(UInt32.self, bytes, 0) == fileMagic,
               load(UInt32.self, bytes, 4) == fileVersion,
-              load(UInt32.self, bytes, 32) == checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<32]))
+              load(UInt32.self, bytes, 36) == checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<36]))
         else { return nil }
         return FileHeader(
             generation: load(UInt64.self, bytes, 8),
-            store: StoreIdentity(high: load(UInt64.self, bytes, 16), low: load(UInt64.self, bytes, 24)))
+            store: StoreIdentity(high: load(UInt64.self, bytes, 16), low: load(UInt64.self, bytes, 24)),
+            salt: load(UInt32.self, bytes, 32))
     }
 
     // MARK: Records
 
-    /// The bytes of the record of transaction `transactionID` in a file of `generation`.
-    static func encodeRecord(transactionID: UInt64, generation: UInt64, payload: [UInt8]) -> [UInt8] {
+    /// The bytes of the record of transaction `transactionID` in a file of `generation` and
+    /// `salt`.
+    static func encodeRecord(transactionID: UInt64, generation: UInt64, salt: UInt32, payload: [UInt8]) -> [UInt8] {
         precondition(payload.count <= maxPayload, "a write-ahead log record of \(payload.count) bytes is too large")
         var record = [UInt8](repeating: 0, count: recordHeaderSize + payload.count)
         record.withUnsafeMutableBytes { raw in
@@ -111,7 +118,7 @@ enum LogFormat {
             raw.storeBytes(of: generation.littleEndian, toByteOffset: 16, as: UInt64.self)
             let payloadCRC = payload.withUnsafeBytes { checksum($0) }
             raw.storeBytes(of: payloadCRC.littleEndian, toByteOffset: 24, as: UInt32.self)
-            let headerCRC = checksum(UnsafeRawBufferPointer(rebasing: raw[0..<28]))
+            let headerCRC = headerChecksum(UnsafeRawBufferPointer(rebasing: raw[0..<28]), salt: salt)
             raw.storeBytes(of: headerCRC.littleEndian, toByteOffset: 28, as: UInt32.self)
             if !payload.isEmpty {
                 payload.withUnsafeBytes { (raw.baseAddress! + recordHeaderSize).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
@@ -120,19 +127,39 @@ enum LogFormat {
         return record
     }
 
-    /// Reads the record header at the start of `bytes` (at least ``recordHeaderSize`` long).
-    static func decodeRecordHeader(_ bytes: UnsafeRawBufferPointer) -> RecordHeaderReading {
+    /// Reads the record header at the start of `bytes` (at least ``recordHeaderSize`` long) of a
+    /// file whose header has `salt`.
+    static func decodeRecordHeader(_ bytes: UnsafeRawBufferPointer, salt: UInt32) -> RecordHeaderReading {
         precondition(bytes.count >= recordHeaderSize, "a record header is \(recordHeaderSize) bytes")
-        guard load(UInt32.self, bytes, 0) == recordMagic else {
+        guard let header = peekRecordHeader(bytes) else {
             return bytes[0..<recordHeaderSize].allSatisfy { $0 == 0 } ? .zeros : .invalid
         }
+        guard load(UInt32.self, bytes, 28) == headerChecksum(UnsafeRawBufferPointer(rebasing: bytes[0..<28]), salt: salt) else {
+            return .invalid
+        }
+        return .header(header)
+    }
+
+    /// The record header at the start of `bytes` as its fields say, without its CRC (which
+    /// needs the file's salt): for a file whose own header is lost, whose records are then
+    /// recognised by their payload's CRC alone. `nil` without the magic or with an impossible
+    /// length.
+    static func peekRecordHeader(_ bytes: UnsafeRawBufferPointer) -> RecordHeader? {
+        guard bytes.count >= recordHeaderSize, load(UInt32.self, bytes, 0) == recordMagic else { return nil }
         let length = Int(load(UInt32.self, bytes, 4))
-        guard length <= maxPayload,
-              load(UInt32.self, bytes, 28) == checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<28]))
-        else { return .invalid }
-        return .header(RecordHeader(
+        guard length <= maxPayload else { return nil }
+        return RecordHeader(
             payloadLength: length, transactionID: load(UInt64.self, bytes, 8), generation: load(UInt64.self, bytes, 16),
-            payloadChecksum: load(UInt32.self, bytes, 24)))
+            payloadChecksum: load(UInt32.self, bytes, 24))
+    }
+
+    /// A record header's CRC: of the salt, then the header's first 28 bytes.
+    private static func headerChecksum(_ header: UnsafeRawBufferPointer, salt: UInt32) -> UInt32 {
+        withUnsafeBytes(of: salt.littleEndian) { saltBytes in
+            var crc = crc32(0, saltBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
+            crc = crc32(crc, header.baseAddress!.assumingMemoryBound(to: UInt8.self), uInt(header.count))
+            return UInt32(truncatingIfNeeded: crc)
+        }
     }
 
     /// Whether `payload` is the one `header` describes.

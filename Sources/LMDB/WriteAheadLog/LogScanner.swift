@@ -22,7 +22,15 @@ final class LogScanner {
     enum End: Equatable {
         case clean(offset: Int)
         case torn(offset: Int)
-        case corrupt(offset: Int, detail: String)
+        /// Damage at `offset`; `later` is the first whole record of this generation after it
+        /// (from where ``resume(at:)`` may go on, when what the damage hides is not needed).
+        case corrupt(offset: Int, detail: String, later: LaterRecord)
+    }
+
+    /// A whole record found after damage.
+    struct LaterRecord: Equatable {
+        var transactionID: UInt64
+        var offset: Int
     }
 
     /// How much of the file is read at a time.
@@ -30,6 +38,7 @@ final class LogScanner {
 
     private let file: any LogStorageFile
     private let generation: UInt64
+    private let salt: UInt32
     private let fileSize: Int
     /// Where the next record starts.
     private(set) var offset: Int
@@ -38,11 +47,12 @@ final class LogScanner {
     private var window: [UInt8] = []
     private var windowStart = 0
 
-    /// Scans `file`'s records of `generation` from `offset` (the first record's, after the
-    /// header's block).
-    init(_ file: any LogStorageFile, generation: UInt64, from offset: Int = LogFormat.headerBlockSize) throws(LMDBError) {
+    /// Scans `file`'s records of the start its `header` describes, from `offset` (the first
+    /// record's, after the header's block).
+    init(_ file: any LogStorageFile, header: LogFormat.FileHeader, from offset: Int = LogFormat.headerBlockSize) throws(LMDBError) {
         self.file = file
-        self.generation = generation
+        self.generation = header.generation
+        self.salt = header.salt
         self.fileSize = try file.size()
         self.offset = offset
     }
@@ -52,7 +62,7 @@ final class LogScanner {
         guard let headerBytes = try bytes(at: offset, count: LogFormat.recordHeaderSize) else {
             return .end(.clean(offset: offset))
         }
-        let reading = headerBytes.withUnsafeBytes { LogFormat.decodeRecordHeader($0) }
+        let reading = headerBytes.withUnsafeBytes { LogFormat.decodeRecordHeader($0, salt: salt) }
         switch reading {
         case .zeros:
             return try ending(.clean(offset: offset))
@@ -63,8 +73,10 @@ final class LogScanner {
             guard let payload = try bytes(at: offset + LogFormat.recordHeaderSize, count: header.payloadLength),
                   payload.withUnsafeBytes({ LogFormat.payloadMatches(header, $0) })
             else { return try ending(.torn(offset: offset)) }
-            if let previous, header.transactionID != previous + 1 {
-                return .end(.corrupt(offset: offset, detail: "the record of transaction \(header.transactionID) follows that of \(previous)"))
+            if let previous, header.transactionID != previous &+ 1 {
+                return .end(.corrupt(
+                    offset: offset, detail: "the record of transaction \(header.transactionID) follows that of \(previous)",
+                    later: LaterRecord(transactionID: header.transactionID, offset: offset)))
             }
             previous = header.transactionID
             let start = offset
@@ -82,7 +94,16 @@ final class LogScanner {
         case .clean: what = "zeros or an older record"
         case .torn, .corrupt: what = "a damaged record"
         }
-        return .end(.corrupt(offset: offset, detail: "\(what), and the record of transaction \(transactionID) at offset \(at) after it"))
+        return .end(.corrupt(
+            offset: offset, detail: "\(what), and the record of transaction \(transactionID) at offset \(at) after it",
+            later: LaterRecord(transactionID: transactionID, offset: at)))
+    }
+
+    /// Goes on reading at `offset` (a ``LaterRecord``'s), as from the start of a file: the
+    /// records before it are not needed.
+    func resume(at offset: Int) {
+        self.offset = offset
+        previous = nil
     }
 
     /// The first whole record header of this generation after `offset`, at any byte.
@@ -97,7 +118,7 @@ final class LogScanner {
                 while index + headerSize <= raw.count {
                     defer { index += 1 }
                     guard raw.loadUnaligned(fromByteOffset: index, as: UInt32.self) == LogFormat.recordMagic.littleEndian,
-                          case .header(let header) = LogFormat.decodeRecordHeader(UnsafeRawBufferPointer(rebasing: raw[index..<(index + headerSize)])),
+                          case .header(let header) = LogFormat.decodeRecordHeader(UnsafeRawBufferPointer(rebasing: raw[index..<(index + headerSize)]), salt: salt),
                           header.generation == generation
                     else { continue }
                     return (header.transactionID, position + index)
@@ -119,7 +140,7 @@ final class LogScanner {
         var position = offset - 1
         while let (transactionID, at) = try laterRecord(after: position) {
             let header = try file.read(count: LogFormat.recordHeaderSize, at: at)
-            guard case .header(let decoded) = header.withUnsafeBytes({ LogFormat.decodeRecordHeader($0) }) else { break }
+            guard case .header(let decoded) = header.withUnsafeBytes({ LogFormat.decodeRecordHeader($0, salt: salt) }) else { break }
             let payload = try file.read(count: decoded.payloadLength, at: at + LogFormat.recordHeaderSize)
             if payload.withUnsafeBytes({ LogFormat.payloadMatches(decoded, $0) }) {
                 count += 1
@@ -143,6 +164,26 @@ final class LogScanner {
         }
         let start = offset - windowStart
         return Array(window[start..<(start + count)])
+    }
+
+    /// Visits the records of a file whose header is lost, from the first block on, as long as
+    /// they follow each other whole (each recognised by its payload's CRC, the header's needing
+    /// the lost salt), a window at a time.
+    static func recordsWithoutHeader(
+        of file: any LogStorageFile, _ visit: (LogFormat.RecordHeader) throws(LMDBError) -> Void
+    ) throws(LMDBError) {
+        let size = try file.size()
+        var offset = LogFormat.headerBlockSize
+        while offset + LogFormat.recordHeaderSize <= size {
+            let bytes = try file.read(count: LogFormat.recordHeaderSize, at: offset)
+            guard let header = bytes.withUnsafeBytes({ LogFormat.peekRecordHeader($0) }),
+                  header.payloadLength <= size - offset - LogFormat.recordHeaderSize
+            else { return }
+            let payload = try file.read(count: header.payloadLength, at: offset + LogFormat.recordHeaderSize)
+            guard payload.withUnsafeBytes({ LogFormat.payloadMatches(header, $0) }) else { return }
+            try visit(header)
+            offset += LogFormat.recordHeaderSize + header.payloadLength
+        }
     }
 
     /// Visits the records of a file of the log's first format, from its start to the first that

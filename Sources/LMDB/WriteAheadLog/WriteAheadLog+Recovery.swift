@@ -1,3 +1,5 @@
+import Foundation
+
 extension WriteAheadLog {
     /// How opening treats a log it cannot replay whole.
     enum RecoveryMode: Sendable {
@@ -55,6 +57,11 @@ extension WriteAheadLog {
             }
             return prepared
         }
+        guard checkpoint.transactionID < generationLimit, checkpoint.oldestGeneration < generationLimit else {
+            throw LMDBError(
+                code: .writeAheadLogDamaged, operation: "opening the write-ahead log",
+                message: "\(storage.describe(checkpointFileName)) names transaction \(checkpoint.transactionID) and generation \(checkpoint.oldestGeneration), which no store reaches: it is damaged, and the store was not opened. Restore the last backup (workoutd restore).")
+        }
         prepared.checkpoint = checkpoint
         prepared.newestGeneration = max(prepared.newestGeneration, checkpoint.oldestGeneration)
         guard dataFile.exists() else {
@@ -76,20 +83,25 @@ extension WriteAheadLog {
             prepared.checkpoint = checkpoint
         }
         for (log, found) in zip(prepared.logs, prepared.headers) where found == nil {
-            // A file without a whole header whose first record is of a live generation and
-            // after the checkpoint: its header was damaged after records followed it.
-            let first = try log.file.read(count: LogFormat.recordHeaderSize, at: LogFormat.headerBlockSize)
-            guard first.count == LogFormat.recordHeaderSize,
-                  case .header(let record) = first.withUnsafeBytes({ LogFormat.decodeRecordHeader($0) }),
-                  record.generation >= checkpoint.oldestGeneration, record.transactionID > checkpoint.transactionID
-            else { continue }
+            // A file without a whole header: what its records say, recognised by their
+            // payloads. One after the checkpoint, of a live generation, means its header was
+            // damaged after records followed it; their generations must not start again.
+            var pending: UInt64?
+            try LogScanner.recordsWithoutHeader(of: log.file) { record throws(LMDBError) in
+                if record.generation < generationLimit { prepared.newestGeneration = max(prepared.newestGeneration, record.generation) }
+                if record.generation >= checkpoint.oldestGeneration, record.transactionID > checkpoint.transactionID {
+                    pending = min(pending ?? record.transactionID, record.transactionID)
+                }
+            }
+            guard let pending else { continue }
             guard mode == .repair else {
                 throw LMDBError(
                     code: .writeAheadLogDamaged, operation: "opening the write-ahead log",
-                    message: "\(storage.describe(log.name)) is damaged at offset 0 (its header), and it holds records from transaction \(record.transactionID) on: they cannot be replayed, and the store was not opened. "
+                    message: "\(storage.describe(log.name)) is damaged at offset 0 (its header), and it holds records from transaction \(pending) on: they cannot be replayed, and the store was not opened. "
                         + "Restore the last backup (workoutd restore), or run workoutd repair to keep every transaction up to \(checkpoint.transactionID) and set the rest of the log aside.")
             }
             prepared.setAside.append(try prepared.setAside(log.file, named: log.name))
+            try log.reset()
         }
         // After a process (not a power) failure another process may have the environment open:
         // its page cache holds every commit, and nothing is put back or replayed.
@@ -110,13 +122,18 @@ extension WriteAheadLog {
     /// The header of `log`'s current start, or `nil`.
     fileprivate static func header(of log: LogFile) throws(LMDBError) -> LogFormat.FileHeader? {
         let bytes = try log.file.read(count: LogFormat.fileHeaderSize, at: 0)
-        return bytes.withUnsafeBytes { LogFormat.decodeFileHeader($0) }
+        // A generation no store reaches is damage (and would overflow the next one).
+        return bytes.withUnsafeBytes { LogFormat.decodeFileHeader($0) }.flatMap { $0.generation < generationLimit ? $0 : nil }
     }
+
+    /// Larger generations and transactions than any store reaches (one a microsecond for ten
+    /// thousand years is 2^58): a value read at or past it is damage.
+    static let generationLimit: UInt64 = 1 << 62
 
     /// Whether `log` holds any whole record, of either format.
     private static func holdsRecords(_ log: LogFile) throws(LMDBError) -> Bool {
         if let header = try header(of: log) {
-            if case .record = try LogScanner(log.file, generation: header.generation).next() { return true }
+            if case .record = try LogScanner(log.file, header: header).next() { return true }
             return false
         }
         var found = false
@@ -132,17 +149,18 @@ extension WriteAheadLog {
     func replay(after checkpoint: Checkpoint, prepared: Prepared) throws(LMDBError) -> WriteAheadLogRecovery {
         var recovery = WriteAheadLogRecovery(setAside: prepared.setAside)
         if checkpoint.firstFormatInode != nil {
-            recovery.replayedTransactions = try replayFirstFormat(after: checkpoint.transactionID, prepared: prepared)
+            try replayFirstFormat(after: checkpoint.transactionID, prepared: prepared, into: &recovery)
             return recovery
         }
         let live = prepared.headers.indices
-            .compactMap { index in prepared.headers[index].map { (index, $0.generation) } }
-            .filter { $0.1 >= checkpoint.oldestGeneration }
-            .sorted { $0.1 < $1.1 }
+            .compactMap { index in prepared.headers[index].map { (index, $0) } }
+            .filter { $0.1.generation >= checkpoint.oldestGeneration }
+            .sorted { $0.1.generation < $1.1.generation }
         var next = checkpoint.transactionID + 1
-        for (position, (index, generation)) in live.enumerated() {
+        var replayedBytes = 0
+        for (position, (index, header)) in live.enumerated() {
             let log = prepared.logs[index]
-            let scanner = try LogScanner(log.file, generation: generation)
+            let scanner = try LogScanner(log.file, header: header)
             var damage: (offset: Int, detail: String)?
             scan: while true {
                 switch try scanner.next() {
@@ -155,9 +173,20 @@ extension WriteAheadLog {
                     try payload.withRawBytes { raw throws(LMDBError) in try subject.apply(transactionID, payload: raw) }
                     next += 1
                     recovery.replayedTransactions += 1
+                    replayedBytes += payload.count
+                    if replayedBytes >= Self.replayCheckpointBytes {
+                        try checkpointDuringReplay(keeping: checkpoint.oldestGeneration)
+                        replayedBytes = 0
+                    }
                 case .end(.clean), .end(.torn):
                     break scan
-                case .end(.corrupt(let offset, let detail)):
+                case .end(.corrupt(let offset, let detail, let later)):
+                    // Damage among records the checkpoint covers (or already replayed) hides
+                    // nothing needed: go on after it.
+                    if later.transactionID <= next {
+                        scanner.resume(at: later.offset)
+                        continue
+                    }
                     damage = (offset, detail)
                     break scan
                 }
@@ -170,26 +199,54 @@ extension WriteAheadLog {
                     message: "\(place): transaction \(next) and the acknowledged ones after it cannot be replayed, and the store was not opened. "
                         + "Restore the last backup (workoutd restore), or run workoutd repair to keep every transaction up to \(next - 1) and set the rest of the log aside.")
             }
-            var dropped = try scanner.census(from: damage.offset)
-            for (later, laterGeneration) in live.dropFirst(position + 1) {
-                let more = try LogScanner(prepared.logs[later].file, generation: laterGeneration).census(from: LogFormat.headerBlockSize)
-                dropped = (dropped.count + more.count, max(dropped.last ?? 0, more.last ?? 0))
+            var last = try scanner.census(from: damage.offset).last
+            for (later, laterHeader) in live.dropFirst(position + 1) {
+                if let found = try LogScanner(prepared.logs[later].file, header: laterHeader).census(from: LogFormat.headerBlockSize).last {
+                    last = max(last ?? found, found)
+                }
             }
             // The damaged transaction and every one after it that the log held.
-            let droppedCount = dropped.last.map { Int($0 - next + 1) } ?? max(1, dropped.count)
-            recovery.damage = "\(place): kept every transaction up to \(next - 1); dropped \(droppedCount) logged from the damage on"
-                + (dropped.last.map { ", up to transaction \($0)" } ?? "")
-            recovery.droppedTransactions = droppedCount
+            let dropped = last.map { $0 >= next ? Int(clamping: $0 - next + 1) : 1 } ?? 1
+            recovery.damage = "\(place): kept every transaction up to \(next - 1); dropped \(dropped) logged from the damage on"
+                + (last.map { $0 >= next ? ", up to transaction \($0)" : "" } ?? "")
+            recovery.droppedTransactions = dropped
             for (setAside, _) in live { recovery.setAside.append(try prepared.setAside(prepared.logs[setAside].file, named: prepared.logs[setAside].name)) }
             return recovery
         }
         return recovery
     }
 
+    /// Replayed bytes between two checkpoints during a replay.
+    static let replayCheckpointBytes = 4 << 20
+
+    /// Checkpoints what the replay applied so far, keeping the log as it is (its files hold the
+    /// records still to come: `oldestGeneration` stays), and moves the pin to it. Without it,
+    /// the pin on the restored checkpoint would keep liblmdb from reusing any page the replay
+    /// frees, and the data file (and the memory mapping it) would grow by every replayed
+    /// transaction's pages: a gigabyte for 64 MiB of weigh-ins. A crash after it replays from
+    /// here.
+    private func checkpointDuringReplay(keeping oldestGeneration: UInt64) throws(LMDBError) {
+        let (image, pin) = try subject.captureNewest(pinning: true)
+        do {
+            try subject.syncData()
+            try checkpoints.write(Checkpoint(
+                transactionID: image.transactionID, metaPages: image.metaPages, store: store,
+                oldestGeneration: oldestGeneration, rootPage: image.rootPage))
+        } catch {
+            pin?.end()
+            throw error
+        }
+        let old = state.withLock { state -> (any LogPin)? in
+            defer { state.pin = pin }
+            return state.pin
+        }
+        old?.end()
+    }
+
     /// Replays a log of the first format: in each file the records from its start to the first
     /// that is not whole, those after the checkpoint in order; a record after a missing one is
     /// damage, as in the second format.
-    private func replayFirstFormat(after transactionID: UInt64, prepared: Prepared) throws(LMDBError) -> Int {
+    private func replayFirstFormat(after transactionID: UInt64, prepared: Prepared, into recovery: inout WriteAheadLogRecovery) throws(LMDBError) {
         // The file holding the next transaction goes first: the log went on in the other one.
         var firsts: [UInt64?] = []
         for log in prepared.logs {
@@ -205,7 +262,7 @@ extension WriteAheadLog {
         var beyond: UInt64?
         for index in order {
             try LogScanner.firstFormatRecords(of: prepared.logs[index].file) { id, payload throws(LMDBError) in
-                guard id > transactionID else { return }
+                guard id > transactionID, id < Self.generationLimit else { return }
                 guard id == next else {
                     beyond = max(beyond ?? id, id)
                     return
@@ -215,13 +272,18 @@ extension WriteAheadLog {
                 replayed += 1
             }
         }
-        if let beyond, beyond >= next, prepared.mode == .strict {
+        recovery.replayedTransactions = replayed
+        guard let beyond, beyond >= next else { return }
+        let place = "\(prepared.storage.describe(Self.logFileNames[0])) and \(Self.logFileNames[1]) (the first log format) lack transaction \(next), though they hold records up to \(beyond)"
+        guard prepared.mode == .repair else {
             throw LMDBError(
                 code: .writeAheadLogDamaged, operation: "replaying the write-ahead log",
-                message: "\(prepared.storage.describe(Self.logFileNames[0])) and \(Self.logFileNames[1]) (the first log format) lack transaction \(next), though they hold records up to \(beyond): the store was not opened. "
+                message: "\(place): the store was not opened. "
                     + "Restore the last backup (workoutd restore), or run workoutd repair to keep every transaction up to \(next - 1).")
         }
-        return replayed
+        recovery.damage = "\(place): kept every transaction up to \(next - 1); dropped \(Int(clamping: beyond - next + 1)) logged from the damage on"
+        recovery.droppedTransactions = Int(clamping: beyond - next + 1)
+        for log in prepared.logs { recovery.setAside.append(try prepared.setAside(log.file, named: log.name)) }
     }
 }
 
@@ -248,11 +310,13 @@ extension WriteAheadLog.Prepared {
         headers = try logs.map { log throws(LMDBError) in try WriteAheadLog.header(of: log) }
     }
 
-    /// Copies `file` to `NAME.set-aside` (replacing an older copy), durably, then empties it.
+    /// Copies `file` to `NAME.set-aside-TIME-RANDOM` (a name of its own: an earlier repair's
+    /// copy is never written over), durably; a checkpoint file is then emptied.
     ///
     /// - Returns: the copy's path.
     func setAside(_ file: any LogStorageFile, named name: String) throws(LMDBError) -> String {
-        let copyName = name + ".set-aside"
+        var random = SystemRandomNumberGenerator()
+        let copyName = name + ".set-aside-\(Int(Date().timeIntervalSince1970))-" + String(UInt16.random(in: .min ... .max, using: &random), radix: 16)
         let copy = try storage.open(copyName)
         try copy.truncate(to: 0)
         let size = try file.size()

@@ -81,13 +81,13 @@ final class WriteAheadLog: @unchecked Sendable {
 
     let subject: any LogSubject
     private let logs: [LogFile]
-    private let checkpoints: CheckpointFile
-    private let store: StoreIdentity
+    let checkpoints: CheckpointFile
+    let store: StoreIdentity
     private let checkpointLock = NSLock()
     private let startBackground: (@escaping @Sendable () -> Void) -> Void
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
-    private struct State {
+    struct State {
         var policy: LogPolicy
         /// The read transaction holding the recorded checkpoint's tree.
         var pin: (any LogPin)?
@@ -152,8 +152,22 @@ final class WriteAheadLog: @unchecked Sendable {
     ///
     /// - Throws: ``LMDBError/Code/writeAheadLogFull``.
     func admitWrite() throws(LMDBError) {
-        guard isOwner, let bytes = state.withLock({ $0.policy.refusal() }) else { return }
-        let dataSyncFailed = state.withLock { $0.policy.dataSyncFailed }
+        guard isOwner else { return }
+        let (ceiling, dataSyncFailed, mustCheckpoint) = state.withLock { ($0.policy.refusal(), $0.policy.dataSyncFailed, $0.policy.mustCheckpoint) }
+        if mustCheckpoint && dataSyncFailed {
+            // The write could be logged only after a checkpoint, which cannot be recorded
+            // (rule 4): it would commit, be visible, and fail. Refuse it before it begins.
+            throw LMDBError(
+                code: .writeAheadLogFull, operation: "mdb_txn_begin",
+                message: "the store cannot make its data file durable: a sync of the data file failed, and the write-ahead log cannot take this write without a checkpoint; every acknowledged write is in the log, and opening the store again replays it")
+        }
+        guard var bytes = ceiling else { return }
+        if !dataSyncFailed {
+            // Only checkpoints failed (the checkpoint file): one more may lift the refusal.
+            try? checkpoint(keepingPin: true)
+            guard let still = state.withLock({ $0.policy.refusal() }) else { return }
+            bytes = still
+        }
         throw LMDBError(
             code: .writeAheadLogFull, operation: "mdb_txn_begin",
             message: "the store cannot make its data file durable: its write-ahead log holds \(bytes) bytes that no checkpoint covers"
@@ -172,7 +186,9 @@ final class WriteAheadLog: @unchecked Sendable {
             try checkpointAfterOwnSync()
             return
         }
-        let payload = record.flatMap { $0.isEmpty ? nil : $0 }
+        // A record too large for the format (over 1 GiB) is checkpointed instead, as one not
+        // recorded.
+        let payload = record.flatMap { $0.isEmpty || $0.count > LogFormat.maxPayload ? nil : $0 }
         var action = state.withLock { $0.policy.commit(transactionID, recordBytes: payload.map { LogFormat.recordHeaderSize + $0.count }) }
         while true {
             let file: Int
@@ -317,10 +333,15 @@ final class WriteAheadLog: @unchecked Sendable {
     /// and generations: the owner checkpoints before it logs again.
     private func checkpointAfterOwnSync() throws(LMDBError) {
         let image = try subject.syncAndCaptureNewest()
-        let recorded = try checkpoints.latest()
-        try checkpoints.write(Checkpoint(
-            transactionID: image.transactionID, metaPages: image.metaPages, store: recorded?.store ?? store,
-            oldestGeneration: recorded?.oldestGeneration ?? 0, rootPage: image.rootPage))
+        // With no checkpoint yet (the owner has not recorded its first), none is invented: the
+        // commit is durable by its own sync, and the owner checkpoints before it logs again.
+        try checkpoints.write { recorded in
+            recorded.map {
+                Checkpoint(
+                    transactionID: image.transactionID, metaPages: image.metaPages, store: $0.store,
+                    oldestGeneration: $0.oldestGeneration, rootPage: image.rootPage)
+            }
+        }
     }
 
     /// Syncs the data file, unless one of its syncs failed before (rule 4).

@@ -111,7 +111,7 @@ struct CrashPointTests {
             guard let header = try file.read(count: LogFormat.fileHeaderSize, at: 0).withUnsafeBytes({ LogFormat.decodeFileHeader($0) }),
                   header.generation >= checkpoint.oldestGeneration
             else { continue }
-            let scanner = try LogScanner(file, generation: header.generation)
+            let scanner = try LogScanner(file, header: header)
             while case .record(let transactionID, let payload, let offset) = try scanner.next() {
                 guard transactionID > checkpoint.transactionID else { continue }
                 found.append((header.generation, name, transactionID, offset, LogFormat.recordHeaderSize + payload.count))
@@ -156,5 +156,41 @@ struct CrashPointTests {
             reopened.close()
         }
         #expect(damaged > 100)
+    }
+
+    /// The records of the log's live files that its checkpoint covers, each with whether a
+    /// record of its file follows it.
+    static func coveredRecords(on disk: MemoryDisk) throws -> [(name: String, offset: Int, length: Int)] {
+        guard let checkpoint = try CheckpointFile(WriteAheadLog.checkpointFileName, in: disk).latest() else { return [] }
+        var found: [(name: String, offset: Int, length: Int)] = []
+        for name in WriteAheadLog.logFileNames {
+            let file = try disk.open(name)
+            guard let header = try file.read(count: LogFormat.fileHeaderSize, at: 0).withUnsafeBytes({ LogFormat.decodeFileHeader($0) }),
+                  header.generation >= checkpoint.oldestGeneration
+            else { continue }
+            let scanner = try LogScanner(file, header: header)
+            var inFile: [(name: String, offset: Int, length: Int)] = []
+            while case .record(let transactionID, let payload, let offset) = try scanner.next() {
+                if transactionID <= checkpoint.transactionID { inFile.append((name, offset, LogFormat.recordHeaderSize + payload.count)) }
+            }
+            found += inFile.dropLast()
+        }
+        return found
+    }
+
+    @Test("Damage among records the checkpoint covers, with records after it, opens as if none were there")
+    func damageInCoveredRecords() throws {
+        var damaged = 0
+        for seed in UInt64(30_000)..<UInt64(30_400) {
+            let run = try Self.run(seed: seed)
+            let covered = try Self.coveredRecords(on: run.image)
+            guard !covered.isEmpty else { continue }
+            var random = SplitMix64(seed: seed)
+            let victim = covered[Int.random(in: 0..<covered.count, using: &random)]
+            try #require(run.image.files[victim.name]).damage(at: victim.offset + Int.random(in: 0..<victim.length, using: &random))
+            damaged += 1
+            try Self.checkReopening(run, on: run.image, seed: seed)
+        }
+        #expect(damaged > 50)
     }
 }

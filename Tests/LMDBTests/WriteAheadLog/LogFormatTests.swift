@@ -9,9 +9,9 @@ struct LogFormatTests {
     @Test("A record decodes to what was encoded, for payloads of every size", arguments: [0, 1, 31, 32, 700, 70_000])
     func recordRoundTrip(size: Int) throws {
         let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let bytes = LogFormat.encodeRecord(transactionID: 42, generation: 7, payload: payload)
+        let bytes = LogFormat.encodeRecord(transactionID: 42, generation: 7, salt: 5, payload: payload)
         #expect(bytes.count == LogFormat.recordHeaderSize + size)
-        let reading = bytes.withUnsafeBytes { LogFormat.decodeRecordHeader($0) }
+        let reading = bytes.withUnsafeBytes { LogFormat.decodeRecordHeader($0, salt: 5) }
         guard case .header(let header) = reading else {
             Issue.record("no header: \(reading)")
             return
@@ -24,13 +24,13 @@ struct LogFormatTests {
     @Test("Every byte of a record's header, changed, makes it invalid; a payload byte fails its checksum")
     func everyByteCounts() {
         let payload: [UInt8] = Array("a weigh-in of 71.5 kg".utf8)
-        let bytes = LogFormat.encodeRecord(transactionID: 9, generation: 3, payload: payload)
+        let bytes = LogFormat.encodeRecord(transactionID: 9, generation: 3, salt: 5, payload: payload)
         for index in 0..<LogFormat.recordHeaderSize {
             var damaged = bytes
             damaged[index] ^= 0x01
-            #expect(damaged.withUnsafeBytes { LogFormat.decodeRecordHeader($0) } == .invalid, "byte \(index)")
+            #expect(damaged.withUnsafeBytes { LogFormat.decodeRecordHeader($0, salt: 5) } == .invalid, "byte \(index)")
         }
-        guard case .header(let header) = bytes.withUnsafeBytes({ LogFormat.decodeRecordHeader($0) }) else {
+        guard case .header(let header) = bytes.withUnsafeBytes({ LogFormat.decodeRecordHeader($0, salt: 5) }) else {
             Issue.record("no header")
             return
         }
@@ -44,12 +44,12 @@ struct LogFormatTests {
     @Test("Zeros read as space never written, not as damage")
     func zeros() {
         let zeros = [UInt8](repeating: 0, count: LogFormat.recordHeaderSize)
-        #expect(zeros.withUnsafeBytes { LogFormat.decodeRecordHeader($0) } == .zeros)
+        #expect(zeros.withUnsafeBytes { LogFormat.decodeRecordHeader($0, salt: 5) } == .zeros)
     }
 
     @Test("A file header decodes to its generation and store, and not at all when damaged")
     func fileHeader() {
-        let header = LogFormat.FileHeader(generation: 12, store: Self.store)
+        let header = LogFormat.FileHeader(generation: 12, store: Self.store, salt: 0xDEAD_BEEF)
         let bytes = LogFormat.encode(header)
         #expect(bytes.count == LogFormat.headerBlockSize)
         #expect(bytes.withUnsafeBytes { LogFormat.decodeFileHeader($0) } == header)

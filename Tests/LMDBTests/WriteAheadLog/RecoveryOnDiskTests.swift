@@ -36,7 +36,7 @@ struct RecoveryOnDiskTests {
         var offsets: [Int] = []
         var offset = LogFormat.headerBlockSize
         while offset + LogFormat.recordHeaderSize <= log.count {
-            guard case .header(let record) = log[offset...].withUnsafeBytes({ LogFormat.decodeRecordHeader($0) }),
+            guard case .header(let record) = log[offset...].withUnsafeBytes({ LogFormat.decodeRecordHeader($0, salt: header.salt) }),
                   record.generation == header.generation
             else { break }
             offsets.append(offset)
@@ -90,12 +90,24 @@ struct RecoveryOnDiskTests {
             #expect(repaired.replayedTransactions == kept)
             #expect(entries == kept - 1)
             #expect(repaired.writeAheadLogRecovery?.droppedTransactions == 41 - kept)
-            #expect(repaired.writeAheadLogRecovery?.setAside == ["\(path)/wal-0.set-aside"])
+            let setAside = repaired.writeAheadLogRecovery?.setAside ?? []
+            #expect(setAside.count == 1 && setAside[0].hasPrefix("\(path)/wal-0.set-aside-"), "\(setAside)")
+            #expect(try Cut.contents(setAside[0]).count == 1 << 20)
             repaired.close()
             let (again, entriesAgain) = try Self.count(in: path)
             #expect(again.replayedTransactions == 0)
             #expect(entriesAgain == kept - 1)
             again.close()
+        }
+    }
+
+    @Test("A log file whose header was damaged after records followed it refuses the opening")
+    func damagedHeader() throws {
+        try withTemporaryDirectory { path in
+            try Self.fortyWritesCut(in: path) { log in log[20] ^= 0x01 }
+            let error = #expect(throws: LMDBError.self) { try Environment(path: path, configuration: Cut.configuration()) }
+            #expect(error?.code == .writeAheadLogDamaged)
+            #expect(error?.message.contains("\(path)/wal-0 is damaged at offset 0 (its header)") == true, "\(String(describing: error))")
         }
     }
 
