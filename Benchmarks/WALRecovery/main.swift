@@ -7,7 +7,9 @@
 // background checkpoints out of reach until the log holds N MiB, then kills itself (SIGKILL: no
 // closing checkpoint). Each round copies the crashed directory (new inodes, as `cp -a` does)
 // and opens the copy in a child process of its own, which reports the opening's time, the
-// transactions replayed and its peak resident memory (getrusage's ru_maxrss).
+// transactions replayed, its peak resident memory (getrusage's ru_maxrss, which counts the
+// pages of the mapped store file it touched) and its anonymous memory after the replay
+// (RssAnon: the heap, what recovery itself holds).
 import Foundation
 import LMDB
 #if canImport(Glibc)
@@ -53,10 +55,14 @@ func open(_ directory: String) throws -> Never {
     let environment = try Environment(path: directory, configuration: configuration())
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
     let replayed = environment.replayedTransactions
+    // Anonymous memory (heap, not the mapped store file) right after the replay.
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let anonymous = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") }
+        .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
     environment.close()
     var usage = rusage()
     getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-    print("open_ms=\(String(format: "%.1f", elapsed)) replayed=\(replayed) maxrss_kib=\(usage.ru_maxrss)")
+    print("open_ms=\(String(format: "%.1f", elapsed)) replayed=\(replayed) maxrss_kib=\(usage.ru_maxrss) rss_anon_kib=\(anonymous)")
     exit(0)
 }
 
@@ -105,6 +111,7 @@ do {
     print("\(wrote.trimmingCharacters(in: .newlines)); log files \(logBytes >> 20) MiB")
     var times: [Double] = []
     var memory: [Double] = []
+    var anonymous: [Double] = []
     for round in 1...rounds {
         let copy = work + "/copy-\(round)"
         try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
@@ -113,12 +120,15 @@ do {
         }
         let line = try child(["--open", copy]).trimmingCharacters(in: .newlines)
         print("round \(round): \(line)")
-        guard let time = value("open_ms", in: line), let rss = value("maxrss_kib", in: line) else { fail("unreadable: \(line)") }
+        guard let time = value("open_ms", in: line), let rss = value("maxrss_kib", in: line),
+              let anon = value("rss_anon_kib", in: line)
+        else { fail("unreadable: \(line)") }
         times.append(time)
         memory.append(rss)
+        anonymous.append(anon)
         try FileManager.default.removeItem(atPath: copy)
     }
-    print("log \(mebibytes) MiB: open median \(String(format: "%.1f", median(times))) ms, peak RSS median \(String(format: "%.1f", median(memory) / 1_024)) MiB over \(rounds) rounds")
+    print("log \(mebibytes) MiB: open median \(String(format: "%.1f", median(times))) ms, peak RSS median \(String(format: "%.1f", median(memory) / 1_024)) MiB (with the mapped store), anonymous median \(String(format: "%.1f", median(anonymous) / 1_024)) MiB, over \(rounds) rounds")
 } catch {
     fail("\(error)")
 }

@@ -158,6 +158,7 @@ extension WriteAheadLog {
             .sorted { $0.1.generation < $1.1.generation }
         var next = checkpoint.transactionID + 1
         var replayedBytes = 0
+        var replayedSinceCheckpoint = 0
         for (position, (index, header)) in live.enumerated() {
             let log = prepared.logs[index]
             let scanner = try LogScanner(log.file, header: header)
@@ -174,9 +175,11 @@ extension WriteAheadLog {
                     next += 1
                     recovery.replayedTransactions += 1
                     replayedBytes += payload.count
-                    if replayedBytes >= Self.replayCheckpointBytes {
+                    replayedSinceCheckpoint += 1
+                    if replayedBytes >= Self.replayCheckpointBytes || replayedSinceCheckpoint >= Self.replayCheckpointTransactions {
                         try checkpointDuringReplay(keeping: checkpoint.oldestGeneration)
                         replayedBytes = 0
+                        replayedSinceCheckpoint = 0
                     }
                 case .end(.clean), .end(.torn):
                     break scan
@@ -216,8 +219,11 @@ extension WriteAheadLog {
         return recovery
     }
 
-    /// Replayed bytes between two checkpoints during a replay.
-    static let replayCheckpointBytes = 4 << 20
+    /// A replay checkpoints after this many replayed bytes, or transactions, whichever comes
+    /// first (what a running store's background checkpoints do by default).
+    static let replayCheckpointBytes = 1 << 20
+    /// See ``replayCheckpointBytes``.
+    static let replayCheckpointTransactions = 1_024
 
     /// Checkpoints what the replay applied so far, keeping the log as it is (its files hold the
     /// records still to come: `oldestGeneration` stays), and moves the pin to it. Without it,

@@ -28,6 +28,16 @@ public struct ServerStats: Sendable, Hashable, Codable {
     public var operationsPerCommit: Double
     /// Number of member accounts.
     public var members: Int
+    /// Bytes of the store's write-ahead log that no checkpoint covers (a few MiB while its
+    /// checkpoints are recorded).
+    public var writeAheadLogUncoveredBytes: Int = 0
+    /// Past this many uncovered bytes the server refuses writes (0: not told).
+    public var writeAheadLogCeilingBytes: Int = 0
+    /// Whether the server refuses writes now because it cannot make its data file durable.
+    public var refusingWritesNotDurable = false
+    /// Whether a sync of the store's data file failed since the server started (a failing disk:
+    /// a restart replays the log).
+    public var dataFileSyncFailed = false
     /// The server's clock when it answered.
     public var serverTime: Date
 
@@ -86,5 +96,9 @@ extension ServerStats {
             operationsPerCommit: wire.operationsPerCommit, members: Int(wire.members),
             serverTime: Date(wireMilliseconds: wire.serverTimeMs)
         )
+        writeAheadLogUncoveredBytes = Int(clamping: wire.writeAheadLogUncoveredBytes)
+        writeAheadLogCeilingBytes = Int(clamping: wire.writeAheadLogCeilingBytes)
+        refusingWritesNotDurable = wire.writeAheadLogRefusingWrites
+        dataFileSyncFailed = wire.dataFileSyncFailed
     }
 }

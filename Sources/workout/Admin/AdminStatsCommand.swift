@@ -28,6 +28,9 @@ struct AdminStatsCommand: AsyncParsableCommand {
             "Connections: \(stats.openConnections) open (\(stats.authenticatedConnections) signed in), \(Format.grouped(stats.acceptedConnections)) accepted, \(Format.grouped(stats.rejectedConnections)) rejected",
             "Store:       \(Self.size(stats.storeUsedBytes)) used of \(Self.size(stats.storeSizeBytes))",
             "Writes:      \(Format.grouped(stats.writeOperations)) in \(Format.grouped(stats.commits)) commits (\(Format.number(stats.operationsPerCommit)) per commit)",
+            "Log:         \(Self.size(stats.writeAheadLogUncoveredBytes)) not yet in the data file (writes stop at \(Self.size(stats.writeAheadLogCeilingBytes)))"
+                + (stats.refusingWritesNotDurable ? "; WRITES REFUSED: the store cannot make its data file durable" : "")
+                + (stats.dataFileSyncFailed ? "; a sync of the data file failed: check the disk, then restart workoutd" : ""),
             "",
         ]
         var table = Table([
