@@ -170,6 +170,10 @@ public final class GroupCommitWriter: Sendable {
     /// moment still.
     public var isIdle: Bool { state.withLock { !$0.draining } }
 
+    /// How many submitted operations wait for the next batch (the one being committed not
+    /// counted).
+    package var pendingOperations: Int { state.withLock { $0.pending.count } }
+
     /// Refuses new operations, then waits until every submitted one is committed and completed.
     public func close() {
         state.withLock { $0.closed = true }
