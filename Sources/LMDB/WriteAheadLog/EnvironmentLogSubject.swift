@@ -72,16 +72,22 @@ final class EnvironmentLogSubject: LogSubject, @unchecked Sendable {
     }
 
     func pinNewest(expecting transactionID: UInt64) throws(LMDBError) -> any LogPin {
+        let txn = try begin(UInt32(MDB_RDONLY), as: transactionID, for: "pinning a checkpoint", code: .badTransaction)
+        return Pin(txn: txn)
+    }
+
+    /// Begins a transaction with `flags` and checks its id: a read-only one must see
+    /// transaction `transactionID`, a write one must be about to commit as it. Otherwise aborts
+    /// it and throws `code`, naming `purpose`.
+    private func begin(_ flags: UInt32, as transactionID: UInt64, for purpose: String, code: LMDBError.Code) throws(LMDBError) -> OpaquePointer {
         var txn: OpaquePointer?
-        try check("mdb_txn_begin", context: "pinning a checkpoint") { mdb_txn_begin(environment, nil, UInt32(MDB_RDONLY), &txn) }
+        try check("mdb_txn_begin", context: purpose) { mdb_txn_begin(environment, nil, flags, &txn) }
         guard let txn else { throw LMDBError(code: .invalidArgument, operation: "mdb_txn_begin", message: "returned no transaction") }
         guard UInt64(mdb_txn_id(txn)) == transactionID else {
             mdb_txn_abort(txn)
-            throw LMDBError(
-                code: .badTransaction, operation: "pinning a checkpoint",
-                message: "the newest snapshot is \(mdb_txn_id(txn)), not \(transactionID)")
+            throw LMDBError(code: code, operation: purpose, message: "transaction \(mdb_txn_id(txn)) where \(transactionID) was expected in \(dataFile)")
         }
-        return Pin(txn: txn)
+        return txn
     }
 
     func syncData() throws(LMDBError) {
@@ -96,15 +102,7 @@ final class EnvironmentLogSubject: LogSubject, @unchecked Sendable {
 
     /// `false` when the map filled (nothing applied).
     private func applyOnce(_ transactionID: UInt64, payload: UnsafeRawBufferPointer) throws(LMDBError) -> Bool {
-        var txn: OpaquePointer?
-        try check("mdb_txn_begin", context: "replaying the write-ahead log") { mdb_txn_begin(environment, nil, 0, &txn) }
-        guard let txn else { throw LMDBError(code: .invalidArgument, operation: "mdb_txn_begin", message: "returned no transaction") }
-        guard UInt64(mdb_txn_id(txn)) == transactionID else {
-            mdb_txn_abort(txn)
-            throw LMDBError(
-                code: .corrupted, operation: "replaying the write-ahead log",
-                message: "transaction \(transactionID) would be replayed as \(mdb_txn_id(txn)) in \(dataFile)")
-        }
+        let txn = try begin(0, as: transactionID, for: "replaying the write-ahead log", code: .corrupted)
         do {
             try RedoLog.replay(payload, in: txn)
         } catch {

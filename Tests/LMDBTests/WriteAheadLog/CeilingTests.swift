@@ -1,5 +1,6 @@
 @testable import LMDB
 import Testing
+import TestSupport
 
 /// The log's ceiling: when the data file cannot be synced, the log holds every acknowledged
 /// write up to a bound, then refuses writes instead of growing without one.
@@ -38,7 +39,7 @@ struct CeilingTests {
         #expect(log.status.refusingWrites && log.status.dataSyncFailed)
 
         // The process ends (a restart); the disk works again.
-        var random = SplitMix64(seed: 7)
+        var random = SeededGenerator(seed: 7)
         let image = disk.crashImage(using: &random)
         let reopened = model.afterCrash(on: image)
         let again = try WriteAheadLog.open(on: image, model: reopened, limits: limits, held: HeldWork())

@@ -1,5 +1,6 @@
 @testable import LMDB
 import Testing
+import TestSupport
 
 /// The write-ahead log on an in-memory disk, crashed at random points: thousands of runs of
 /// commits, background and synchronous checkpoints and file switches, each cut at one write or
@@ -17,7 +18,7 @@ struct CrashPointTests {
     /// Commits, checkpoints and background steps chosen by `seed`, cut at a random operation
     /// (some runs also fail a few operations with `EIO` first), then a power cut's image.
     static func run(seed: UInt64, trace: (String) -> Void = { _ in }) throws -> Run {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let disk = MemoryDisk()
         let model = ModelStore(disk: disk)
         let held = HeldWork()
@@ -102,22 +103,38 @@ struct CrashPointTests {
         }
     }
 
-    /// The records the log holds after its recorded checkpoint, in the order recovery reads them.
-    static func liveRecords(on disk: MemoryDisk) throws -> [(name: String, transactionID: UInt64, offset: Int, length: Int)] {
-        guard let checkpoint = try CheckpointFile(WriteAheadLog.checkpointFileName, in: disk).latest() else { return [] }
-        var found: [(generation: UInt64, name: String, transactionID: UInt64, offset: Int, length: Int)] = []
+    /// A record of a live log file, as a test sees it.
+    struct LiveRecord {
+        var name: String
+        var transactionID: UInt64
+        var offset: Int
+        var length: Int
+    }
+
+    /// The records of the log's live files (of the recorded checkpoint's oldest generation or
+    /// later), file by file in the order recovery reads them, and the checkpoint's transaction.
+    static func liveFiles(on disk: MemoryDisk) throws -> (checkpointed: UInt64, files: [[LiveRecord]]) {
+        guard let checkpoint = try CheckpointFile(WriteAheadLog.checkpointFileName, in: disk).latest() else { return (0, []) }
+        var files: [(generation: UInt64, records: [LiveRecord])] = []
         for name in WriteAheadLog.logFileNames {
             let file = try disk.open(name)
             guard let header = try file.read(count: LogFormat.fileHeaderSize, at: 0).withUnsafeBytes({ LogFormat.decodeFileHeader($0) }),
                   header.generation >= checkpoint.oldestGeneration
             else { continue }
             let scanner = try LogScanner(file, header: header)
+            var records: [LiveRecord] = []
             while case .record(let transactionID, let payload, let offset) = try scanner.next() {
-                guard transactionID > checkpoint.transactionID else { continue }
-                found.append((header.generation, name, transactionID, offset, LogFormat.recordHeaderSize + payload.count))
+                records.append(LiveRecord(name: name, transactionID: transactionID, offset: offset, length: LogFormat.recordHeaderSize + payload.count))
             }
+            files.append((header.generation, records))
         }
-        return found.sorted { $0.transactionID < $1.transactionID }.map { ($0.name, $0.transactionID, $0.offset, $0.length) }
+        return (checkpoint.transactionID, files.sorted { $0.generation < $1.generation }.map(\.records))
+    }
+
+    /// The records the log holds after its recorded checkpoint, in the order recovery reads them.
+    static func liveRecords(on disk: MemoryDisk) throws -> [LiveRecord] {
+        let (checkpointed, files) = try liveFiles(on: disk)
+        return files.joined().filter { $0.transactionID > checkpointed }
     }
 
     @Test("A synced byte damaged in a record with acknowledged records after it refuses the opening; a repair keeps the prefix")
@@ -128,7 +145,7 @@ struct CrashPointTests {
             let records = try Self.liveRecords(on: run.image)
             // Damage any record but the last one the log holds (that one reads as torn).
             guard records.count >= 2 else { continue }
-            var random = SplitMix64(seed: seed)
+            var random = SeededGenerator(seed: seed)
             let victim = records[Int.random(in: 0..<(records.count - 1), using: &random)]
             let file = try #require(run.image.files[victim.name])
             file.damage(at: victim.offset + Int.random(in: 0..<victim.length, using: &random))
@@ -158,24 +175,10 @@ struct CrashPointTests {
         #expect(damaged > 100)
     }
 
-    /// The records of the log's live files that its checkpoint covers, each with whether a
-    /// record of its file follows it.
-    static func coveredRecords(on disk: MemoryDisk) throws -> [(name: String, offset: Int, length: Int)] {
-        guard let checkpoint = try CheckpointFile(WriteAheadLog.checkpointFileName, in: disk).latest() else { return [] }
-        var found: [(name: String, offset: Int, length: Int)] = []
-        for name in WriteAheadLog.logFileNames {
-            let file = try disk.open(name)
-            guard let header = try file.read(count: LogFormat.fileHeaderSize, at: 0).withUnsafeBytes({ LogFormat.decodeFileHeader($0) }),
-                  header.generation >= checkpoint.oldestGeneration
-            else { continue }
-            let scanner = try LogScanner(file, header: header)
-            var inFile: [(name: String, offset: Int, length: Int)] = []
-            while case .record(let transactionID, let payload, let offset) = try scanner.next() {
-                if transactionID <= checkpoint.transactionID { inFile.append((name, offset, LogFormat.recordHeaderSize + payload.count)) }
-            }
-            found += inFile.dropLast()
-        }
-        return found
+    /// The records of the log's live files that its checkpoint covers, but each file's last.
+    static func coveredRecords(on disk: MemoryDisk) throws -> [LiveRecord] {
+        let (checkpointed, files) = try liveFiles(on: disk)
+        return files.flatMap { $0.filter { $0.transactionID <= checkpointed }.dropLast() }
     }
 
     @Test("Damage among records the checkpoint covers, with records after it, opens as if none were there")
@@ -185,7 +188,7 @@ struct CrashPointTests {
             let run = try Self.run(seed: seed)
             let covered = try Self.coveredRecords(on: run.image)
             guard !covered.isEmpty else { continue }
-            var random = SplitMix64(seed: seed)
+            var random = SeededGenerator(seed: seed)
             let victim = covered[Int.random(in: 0..<covered.count, using: &random)]
             try #require(run.image.files[victim.name]).damage(at: victim.offset + Int.random(in: 0..<victim.length, using: &random))
             damaged += 1
