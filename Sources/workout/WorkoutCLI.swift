@@ -16,7 +16,7 @@ struct WorkoutCLI: AsyncParsableCommand {
             lists the servers on the local network; NAME.local works as HOST does); the session is kept \
             in $WORKOUT_CONFIG_DIR, else $XDG_CONFIG_HOME/workout, else ~/.config/workout \
             (credentials.json, mode 0600; never the password). Times are read and shown in your \
-            profile's time zone (`workout profile set --time-zone`), whatever this machine's (TZ); \
+            profile's time zone (`workout profile set --zone`), whatever this machine's (TZ); \
             when the two differ, the output's last line says so. Every command takes --json for scripts.
 
             Shell completion: workout --generate-completion-script bash (or zsh, fish).

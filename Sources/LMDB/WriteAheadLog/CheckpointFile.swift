@@ -26,12 +26,23 @@ final class CheckpointFile {
     private func slots() throws(LMDBError) -> [(index: Int?, checkpoint: Checkpoint)] {
         var found: [(index: Int?, checkpoint: Checkpoint)] = []
         for index in 0..<2 {
-            let first = try file.read(count: CheckpointFormat.firstFormatStride, at: CheckpointFormat.firstFormatSlotOffset(index))
+            let first = try slot(at: CheckpointFormat.firstFormatSlotOffset(index), headerSize: CheckpointFormat.firstFormatHeaderSize, pages: 2)
             if let checkpoint = CheckpointFormat.decodeFirstFormat(first) { found.append((nil, checkpoint)) }
-            let second = try file.read(count: CheckpointFormat.slotStride, at: CheckpointFormat.slotOffset(index))
+            let second = try slot(at: CheckpointFormat.slotOffset(index), headerSize: CheckpointFormat.headerSize, pages: 3)
             if let checkpoint = CheckpointFormat.decode(second) { found.append((index, checkpoint)) }
         }
         return found
+    }
+
+    /// A slot's bytes: its header, then as many of the pages it can hold as its header's page
+    /// size says (both formats keep the page size at offset 4), not the whole stride. A
+    /// checkpoint reads all four slots, and a running store checkpoints every MiB it logs.
+    private func slot(at offset: Int, headerSize: Int, pages: Int) throws(LMDBError) -> [UInt8] {
+        let header = try file.read(count: headerSize, at: offset)
+        guard header.count == headerSize else { return header }
+        let pageSize = header.withUnsafeBytes { Int(LogFormat.load(UInt32.self, $0, 4)) }
+        guard pageSize > 0, pageSize <= CheckpointFormat.maxPageSize else { return header }
+        return header + (try file.read(count: pages * pageSize, at: offset + headerSize))
     }
 
     /// Writes `checkpoint` into the slot of the second format not holding the newest one, and

@@ -80,7 +80,6 @@ extension WriteAheadLog {
             try prepared.refuseOrSetAside(
                 [log.name],
                 "\(storage.describe(log.name)) is the write-ahead log of another store (identity \(found.store)), not of the one whose checkpoint is in \(storage.describe(checkpointFileName)) (identity \(checkpoint.store))")
-            prepared.checkpoint = checkpoint
         }
         for (log, found) in zip(prepared.logs, prepared.headers) where found == nil {
             // A file without a whole header: what its records say, recognised by their

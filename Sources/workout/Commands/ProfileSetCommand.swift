@@ -25,7 +25,8 @@ struct ProfileSetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Your goal: \(GoalArgument.names), or none.", valueName: "goal"), transform: GoalArgument.parse)
     var goal: Setting<FitnessGoal>?
 
-    @Option(help: ArgumentHelp("Your IANA time zone, e.g. Europe/Berlin: where your days begin.", valueName: "zone"))
+    // `--time-zone` too: `workout register` takes that name, and people type it here as well.
+    @Option(name: [.customLong("zone"), .customLong("time-zone")], help: ArgumentHelp("Your IANA time zone, e.g. Europe/Berlin: where your days begin.", valueName: "zone"))
     var zone: String?
 
     @Option(name: .customLong("first-name"), help: ArgumentHelp("Your first name.", valueName: "name"))

@@ -68,7 +68,7 @@ struct RegisterCommand: AsyncParsableCommand {
         do {
             signedIn = try await client.register(inviteCode: invitation.code, member: member, password: password)
         } catch {
-            throw CLIError(error, context: .init(server: address.description, action: "join the household"))
+            throw CLIError(error, context: .init(server: address.description, action: "join the household", registering: true))
         }
         try store.save(Credentials(server: address.description, email: email, sessionToken: signedIn.token, signedInAt: Date(),
             timeZone: signedIn.profile.timeZone))

@@ -8,9 +8,12 @@ extension CLIError {
         var server: String
         /// What the command does, completing "only household admins can …", e.g. "create invites".
         var action: String
-        /// Whether the call was Login or Register: `UNAUTHENTICATED` then means a wrong
-        /// email or password, not an ended session.
+        /// Whether the call was Login: `UNAUTHENTICATED` then means a wrong email or password,
+        /// not an ended session.
         var signingIn = false
+        /// Whether the call was Register: `UNAUTHENTICATED` then means the invite code was not
+        /// accepted, and the server's words say why.
+        var registering = false
         /// Whether the call checks the member's password (ChangePassword, DeleteAccount):
         /// `PERMISSION_DENIED` then means a wrong password, not an admin-only action.
         var checksPassword = false
@@ -28,6 +31,8 @@ extension CLIError {
         let status = ExitStatus.forStatus(error.code)
         let detail = error.message.isEmpty ? error.code.name : error.message
         switch error.code {
+        case .unauthenticated where context.registering:
+            self.init(status, "the invite was not accepted: \(detail); ask a household admin for a new one (workout admin invite)")
         case .unauthenticated:
             self.init(status, context.signingIn ? "wrong email or password" : "your session has ended; run `workout login`")
         case .permissionDenied where context.checksPassword:
@@ -119,16 +124,16 @@ extension CLIError {
         "workout.exercises_completed": "--exercises",
         "workout.performed_at_ms": "--at",
         "workout.notes": "--notes",
-        "workout.time_zone": "your profile's time zone (workout profile set --time-zone)",
+        "workout.time_zone": "your profile's time zone (workout profile set --zone)",
         "meal.meal_type": "--type",
         "meal.name": "--name",
         "meal.eaten_at_ms": "--at",
         "meal.items": "--item",
-        "meal.time_zone": "your profile's time zone (workout profile set --time-zone)",
+        "meal.time_zone": "your profile's time zone (workout profile set --zone)",
         "entry.weight_kg": "WEIGHT",
         "entry.measured_at_ms": "--at",
         "entry.note": "--note",
-        "entry.time_zone": "your profile's time zone (workout profile set --time-zone)",
+        "entry.time_zone": "your profile's time zone (workout profile set --zone)",
         "report.steps": "STEPS",
         "report.source": "--source",
         "report.day": "--day",

@@ -35,6 +35,10 @@ struct AccountTests {
             #expect(profile["timeZone"] as? String == "Asia/Tokyo")
             let again = try #require(try await household.json(["profile", "show"])["profile"] as? [String: Any])
             #expect(again["firstName"] as? String == "Augusta")
+
+            // `register` names the option --time-zone, and the help said so here too: both work.
+            let moved = try await household.json(["profile", "set", "--time-zone", "Europe/Lisbon"])
+            #expect((moved["profile"] as? [String: Any])?["timeZone"] as? String == "Europe/Lisbon")
         }
     }
 

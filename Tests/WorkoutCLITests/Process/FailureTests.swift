@@ -54,6 +54,31 @@ struct FailureTests {
         }
     }
 
+    @Test("A mistyped or used invite code is refused in the server's words, not as an ended session")
+    func badInvite() async throws {
+        try await CLIHousehold.with { household in
+            try await household.login()
+            let invite = try await household.json(["admin", "invite"])
+            let code = try #require(invite["code"] as? String)
+            let attempts: [(what: String, code: String, joins: Bool)] = [
+                ("mistyped", "WRONG" + code.dropFirst(5), false), ("first used", code, true), ("used again", code, false),
+            ]
+            for (index, attempt) in attempts.enumerated() {
+                let result = try await household.workout(
+                    ["register", "--server", household.address, "--invite", attempt.code, "--email", "bob\(index)@example.com",
+                     "--first-name", "Bob", "--password-stdin"],
+                    input: "bobs long password\n", configDirectory: household.directory + "/bob\(index)")
+                guard !attempt.joins else {
+                    #expect(result.status == 0, "\(attempt.what): \(result)")
+                    continue
+                }
+                #expect(result.status == 77, "\(attempt.what): \(result)")
+                #expect(result.error.contains("the invite was not accepted: this invite code is not valid"), "\(attempt.what): \(result.error)")
+                #expect(!result.error.contains("session has ended"), "\(attempt.what): \(result.error)")
+            }
+        }
+    }
+
     @Test("A member who is not an admin is told so, exit 77; the admin sees both members")
     func adminOnly() async throws {
         try await CLIHousehold.with { household in
