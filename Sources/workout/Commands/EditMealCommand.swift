@@ -33,12 +33,6 @@ struct EditMealCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        guard mealType != nil || name != nil || !items.isEmpty || at != nil else {
-            throw ValidationError("nothing to change; give at least one of --type, --name, --item, --at")
-        }
-    }
-
     /// `meal` with the options' changes (its totals are the server's to compute).
     func edited(_ meal: Meal, now: Date, zone: MemberZone) -> Meal {
         var meal = meal
@@ -53,6 +47,11 @@ struct EditMealCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Here, not in validate(): ArgumentParser validates before it reports an unknown
+        // option, which would then read as "nothing to change".
+        guard mealType != nil || name != nil || !items.isEmpty || at != nil else {
+            throw ValidationError("nothing to change; give at least one of --type, --name, --item, --at")
+        }
         // The server's bounds, said as typed (``InputBounds``).
         try InputBounds.meal(name: name, items: items)
         if let at { try InputBounds.time(at, now: Date(), in: MemberZone.stored().zone) }

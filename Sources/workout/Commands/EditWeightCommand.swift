@@ -24,9 +24,6 @@ struct EditWeightCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard weight != nil || at != nil || note != nil else {
-            throw ValidationError("nothing to change; give at least one of --weight, --at, --note")
-        }
         if let weight { guard weight.isFinite else { throw ValidationError("--weight must be a number of kilograms, e.g. 72.4") } }
     }
 
@@ -50,6 +47,11 @@ struct EditWeightCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Here, not in validate(): ArgumentParser validates before it reports an unknown
+        // option, which would then read as "nothing to change".
+        guard weight != nil || at != nil || note != nil else {
+            throw ValidationError("nothing to change; give at least one of --weight, --at, --note")
+        }
         try checkBounds()
         let session = try SignedInSession()
         defer { session.close() }

@@ -32,12 +32,6 @@ struct EditWorkoutCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        guard type != nil || minutes != nil || calories != nil || exercises != nil || at != nil || notes != nil else {
-            throw ValidationError("nothing to change; give at least one of --type, --minutes, --calories, --exercises, --at, --notes")
-        }
-    }
-
     /// Checks the values against the server's bounds, said as typed (``InputBounds``).
     func checkBounds() throws(CLIError) {
         if let minutes { try InputBounds.minutes(minutes) }
@@ -64,6 +58,11 @@ struct EditWorkoutCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Here, not in validate(): ArgumentParser validates before it reports an unknown
+        // option, which would then read as "nothing to change".
+        guard type != nil || minutes != nil || calories != nil || exercises != nil || at != nil || notes != nil else {
+            throw ValidationError("nothing to change; give at least one of --type, --minutes, --calories, --exercises, --at, --notes")
+        }
         try checkBounds()
         let session = try SignedInSession()
         defer { session.close() }

@@ -62,14 +62,16 @@ struct ProfileSetCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard !update.isEmpty else {
-            throw ValidationError("nothing to change; give at least one of --age, --height, --weight, --goal, --zone, --first-name, --last-name, --share")
-        }
         if case .set(let value) = height, !value.isFinite { throw ValidationError("--height must be a number of centimetres") }
         if case .set(let value) = weight, !value.isFinite { throw ValidationError("--weight must be a number of kilograms") }
     }
 
     func run() async throws {
+        // Here, not in validate(): ArgumentParser validates before it reports an unknown
+        // option, which would then read as "nothing to change".
+        guard !update.isEmpty else {
+            throw ValidationError("nothing to change; give at least one of --age, --height, --weight, --goal, --zone, --first-name, --last-name, --share")
+        }
         let update = self.update
         let session = try SignedInSession()
         defer { session.close() }

@@ -13,6 +13,19 @@ struct FailureTests {
         }
     }
 
+    @Test("An unknown option alone is named as unknown, not read as nothing to change", arguments: [
+        ["profile", "set", "--time-zon", "Europe/Paris"], ["edit", "weight", "0190a5b2", "--kilos", "70"],
+        ["edit", "workout", "0190a5b2", "--duration", "45"], ["edit", "meal", "0190a5b2", "--kind", "lunch"],
+    ])
+    func unknownOption(arguments: [String]) async throws {
+        try await withTemporaryConfig { config in
+            let result = try await CLIHousehold.workout(arguments, environment: ["WORKOUT_CONFIG_DIR": config])
+            #expect(result.status == 64, "\(result)")
+            #expect(result.error.contains("Unknown option '\(arguments[arguments.count - 2])'"), "\(result.error)")
+            #expect(!result.error.contains("nothing to change"), "\(result.error)")
+        }
+    }
+
     @Test("A server that is not there exits 69 at once, naming it")
     func unreachable() async throws {
         try await withTemporaryConfig { config in
