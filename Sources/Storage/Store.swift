@@ -92,10 +92,13 @@ public final class Store: Sendable {
     @discardableResult
     public static func recover(directory: String, repairing: Bool = false) throws -> WriteAheadLogRecovery? {
         let files = FileManager.default
-        let checkpoint = (directory as NSString).appendingPathComponent(Environment.writeAheadLogFileNames.last!)
-        guard files.fileExists(atPath: checkpoint),
-              repairing || files.fileExists(atPath: (directory as NSString).appendingPathComponent(dataFileName))
-        else { return nil }
+        func exists(_ name: String) -> Bool { files.fileExists(atPath: (directory as NSString).appendingPathComponent(name)) }
+        // A repair also opens a store whose checkpoint or data file is missing: the opening
+        // sets aside what belongs to nothing.
+        let present = repairing
+            ? ([dataFileName] + Environment.writeAheadLogFileNames).contains(where: exists)
+            : exists(Environment.writeAheadLogFileNames.last!) && exists(dataFileName)
+        guard present else { return nil }
         var configuration = Environment.Configuration()
         configuration.writeAheadLog = true
         configuration.repairWriteAheadLog = repairing

@@ -57,7 +57,13 @@ final class EnvironmentLogSubject: LogSubject, @unchecked Sendable {
                 message: "\(dataFile)'s meta pages do not name its newest transaction \(transactionID)")
         }
         let rootPage = try newest.mainRoot.map { number throws(LMDBError) in
-            DataPage(number: number, bytes: try MetaPages.page(number, of: dataFile, pageSize: pageSize))
+            let bytes = try MetaPages.page(number, of: dataFile, pageSize: pageSize)
+            guard bytes.count == pageSize else {
+                throw LMDBError(
+                    code: .corrupted, operation: "reading the root page",
+                    message: "\(dataFile) ends before page \(number), the root its newest meta page names")
+            }
+            return DataPage(number: number, bytes: bytes)
         }
         return DataImage(transactionID: transactionID, metaPages: metaPages, rootPage: rootPage)
     }

@@ -49,11 +49,14 @@ extension WriteAheadLog {
         prepared.headers = try prepared.logs.map { log throws(LMDBError) in try header(of: log) }
         prepared.newestGeneration = prepared.headers.compactMap { $0?.generation }.max() ?? 0
         guard let checkpoint = try checkpoints.latest() else {
-            // A new store, or one never opened with a log: unless a log holds records.
+            // A new store, or one never opened with a log: unless a log holds records. Then
+            // the checkpoint was lost, and nothing proves the data file whole either (its newest
+            // meta page may name pages a power cut dropped): not even a repair opens it.
             for log in prepared.logs where try holdsRecords(log) {
-                try prepared.refuseOrSetAside(
-                    [log.name],
-                    "\(storage.describe(log.name)) holds write-ahead log records, but \(storage.describe(checkpointFileName)) holds no checkpoint for them to follow: they cannot be applied")
+                throw LMDBError(
+                    code: .writeAheadLogForeign, operation: "opening the write-ahead log",
+                    message: "\(storage.describe(log.name)) holds write-ahead log records, but \(storage.describe(checkpointFileName)) holds no checkpoint for them to follow: "
+                        + "they cannot be applied, and nothing shows the data file whole without it. The store was not opened. Restore the last backup (workoutd restore).")
             }
             return prepared
         }

@@ -111,6 +111,23 @@ struct RecoveryOnDiskTests {
         }
     }
 
+    @Test("Log records without the checkpoint they follow are refused, even by a repair")
+    func missingCheckpoint() throws {
+        try withTemporaryDirectory { path in
+            try Self.fortyWritesCut(in: path)
+            try FileManager.default.removeItem(atPath: path + "/checkpoint")
+            var repair = Cut.configuration()
+            repair.repairWriteAheadLog = true
+            for configuration in [Cut.configuration(), repair] {
+                let error = #expect(throws: LMDBError.self) { try Environment(path: path, configuration: configuration) }
+                #expect(error?.code == .writeAheadLogForeign)
+                #expect(error?.message.contains("\(path)/wal-0 holds write-ahead log records, but \(path)/checkpoint holds no checkpoint") == true,
+                        "\(String(describing: error))")
+                #expect(error?.message.contains("Restore the last backup") == true)
+            }
+        }
+    }
+
     @Test("A log of another store beside the data file is refused, never applied")
     func foreignLog() throws {
         try withTemporaryDirectory { path in
