@@ -198,12 +198,7 @@ extension WriteAheadLog {
             }
             guard let damage else { continue }
             let place = "\(prepared.storage.describe(log.name)) is damaged at offset \(damage.offset) (\(damage.detail))"
-            guard prepared.mode == .repair else {
-                throw LMDBError(
-                    code: .writeAheadLogDamaged, operation: "replaying the write-ahead log",
-                    message: "\(place): transaction \(next) and the acknowledged ones after it cannot be replayed, and the store was not opened. "
-                        + "Restore the last backup (workoutd restore), or run workoutd repair to keep every transaction up to \(next - 1) and set the rest of the log aside.")
-            }
+            guard prepared.mode == .repair else { throw Self.damageRefusal(place, next: next) }
             var last = try scanner.census(from: damage.offset).last
             for (later, laterHeader) in live.dropFirst(position + 1) {
                 if let found = try LogScanner(prepared.logs[later].file, header: laterHeader).census(from: LogFormat.headerBlockSize).last {
@@ -219,6 +214,15 @@ extension WriteAheadLog {
             return recovery
         }
         return recovery
+    }
+
+    /// The refusal of an opening at damage (`place` says where): transaction `next` and the
+    /// acknowledged ones after it cannot be replayed.
+    private static func damageRefusal(_ place: String, next: UInt64) -> LMDBError {
+        LMDBError(
+            code: .writeAheadLogDamaged, operation: "replaying the write-ahead log",
+            message: "\(place): transaction \(next) and the acknowledged ones after it cannot be replayed, and the store was not opened. "
+                + "Restore the last backup (workoutd restore), or run workoutd repair to keep every transaction up to \(next - 1) and set the rest of the log aside.")
     }
 
     /// A replay checkpoints after this many replayed bytes, or transactions, whichever comes
@@ -283,12 +287,7 @@ extension WriteAheadLog {
         recovery.replayedTransactions = replayed
         guard let beyond, beyond >= next else { return }
         let place = "\(prepared.storage.describe(Self.logFileNames[0])) and \(Self.logFileNames[1]) (the first log format) lack transaction \(next), though they hold records up to \(beyond)"
-        guard prepared.mode == .repair else {
-            throw LMDBError(
-                code: .writeAheadLogDamaged, operation: "replaying the write-ahead log",
-                message: "\(place): the store was not opened. "
-                    + "Restore the last backup (workoutd restore), or run workoutd repair to keep every transaction up to \(next - 1).")
-        }
+        guard prepared.mode == .repair else { throw Self.damageRefusal(place, next: next) }
         recovery.damage = "\(place): kept every transaction up to \(next - 1); dropped \(Int(clamping: beyond - next + 1)) logged from the damage on"
         recovery.droppedTransactions = Int(clamping: beyond - next + 1)
         for log in prepared.logs { recovery.setAside.append(try prepared.setAside(log.file, named: log.name)) }
