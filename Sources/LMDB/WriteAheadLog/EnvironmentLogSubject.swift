@@ -16,7 +16,11 @@ final class EnvironmentLogSubject: LogSubject, @unchecked Sendable {
     private let mapLock: MapLock
     private let dataFile: String
     private let pageSize: Int
+    /// The data file, open for the captures' reads: a checkpoint reads its meta pages and root
+    /// page on the writer's thread, under liblmdb's writer lock, without opening it each time.
+    private let dataDescriptor: Int32
 
+    /// After liblmdb opened the environment in `directory` (so `data.mdb` exists).
     init(environment: OpaquePointer, mapLock: MapLock, directory: String) throws(LMDBError) {
         self.environment = environment
         self.mapLock = mapLock
@@ -24,6 +28,11 @@ final class EnvironmentLogSubject: LogSubject, @unchecked Sendable {
         var stat = MDB_stat()
         try check("mdb_env_stat") { mdb_env_stat(environment, &stat) }
         self.pageSize = Int(stat.ms_psize)
+        self.dataDescriptor = try FileIO.open(dataFile)
+    }
+
+    deinit {
+        FileIO.release(dataDescriptor)
     }
 
     func lastTransaction() throws(LMDBError) -> UInt64 {
@@ -50,14 +59,18 @@ final class EnvironmentLogSubject: LogSubject, @unchecked Sendable {
     /// cache holds them right after its commit.
     private func newestImage() throws(LMDBError) -> DataImage {
         let transactionID = try lastTransaction()
-        let metaPages = try MetaPages.read(dataFile: dataFile, pageSize: pageSize)
+        let metaPages = try FileIO.read(dataDescriptor, count: 2 * pageSize, at: 0, path: dataFile)
+        guard metaPages.count == 2 * pageSize else {
+            throw LMDBError(code: .invalid, operation: "reading the meta pages", message: "\(dataFile) is shorter than two pages")
+        }
         guard let newest = MetaPageLayout.newest(in: metaPages), newest.transactionID == transactionID else {
             throw LMDBError(
                 code: .corrupted, operation: "reading the meta pages",
                 message: "\(dataFile)'s meta pages do not name its newest transaction \(transactionID)")
         }
         let rootPage = try newest.mainRoot.map { number throws(LMDBError) in
-            let bytes = try MetaPages.page(number, of: dataFile, pageSize: pageSize)
+            let bytes = number < UInt64(Int.max / pageSize)
+                ? try FileIO.read(dataDescriptor, count: pageSize, at: Int(number) * pageSize, path: dataFile) : []
             guard bytes.count == pageSize else {
                 throw LMDBError(
                     code: .corrupted, operation: "reading the root page",

@@ -4,18 +4,9 @@ internal import Glibc
 internal import Darwin
 #endif
 
-/// The data file's pages as the write-ahead log reads them around liblmdb: its two meta pages,
-/// read and put back, and single pages.
+/// The data file's pages as the write-ahead log reads them before liblmdb opens it: single
+/// pages, and the two meta pages put back.
 enum MetaPages {
-    /// Reads pages 0 and 1 of the data file at `path`.
-    static func read(dataFile path: String, pageSize: Int) throws(LMDBError) -> [UInt8] {
-        let bytes = try page(0, count: 2, of: path, pageSize: pageSize)
-        guard bytes.count == 2 * pageSize else {
-            throw LMDBError(code: .invalid, operation: "reading the meta pages", message: "\(path) is shorter than two pages")
-        }
-        return bytes
-    }
-
     /// Reads `count` pages from page `number` of the data file at `path` (fewer bytes where the
     /// file ends).
     static func page(_ number: UInt64, count: Int = 1, of path: String, pageSize: Int) throws(LMDBError) -> [UInt8] {
