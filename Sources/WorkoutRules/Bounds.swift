@@ -265,4 +265,7 @@ package enum Bounds {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
     }
+
+    /// A number as the bounds' messages write it: whole numbers without a fraction.
+    package static func formatted(_ value: Double) -> String { format(value) }
 }

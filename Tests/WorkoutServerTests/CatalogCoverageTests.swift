@@ -57,7 +57,7 @@ struct CatalogCoverageTests {
                 let connection = try TestConnection(port: port)
                 try connection.handshake()
                 let methods = MethodCatalog.all.filter(\.needsSession)
-                #expect(methods.count == 37)
+                #expect(methods.count == 40)
                 for method in methods {
                     let id = try connection.sendRequest(method: method.number, body: [])
                     let frame = try connection.finalFrame(of: id)
@@ -391,6 +391,25 @@ struct CatalogCoverageTests {
                 #expect(changes.changes.contains { $0.workout.id == logWorkout.workout.id })
                 #expect(!changes.hasMore_p)
                 note(MethodCatalog.changes)
+
+                // Goals: set twice (the second changes nothing), read, and today's progress.
+                var setGoals = Workout_V1_SetGoalsRequest()
+                setGoals.set.dailySteps = 4_000
+                setGoals.set.energyKcal = 2_000
+                let goalsSet = try device1.call(MethodCatalog.setGoals, setGoals)
+                #expect(goalsSet.entry.goals.dailySteps == 4_000 && !goalsSet.unchanged)
+                #expect(try device1.call(MethodCatalog.setGoals, setGoals).unchanged)
+                note(MethodCatalog.setGoals)
+                let goals = try device1.call(MethodCatalog.getGoals, Workout_V1_GetGoalsRequest())
+                #expect(goals.goals.energyKcal == 2_000 && goals.history.count == 1 && !goals.child)
+                note(MethodCatalog.getGoals)
+                var progress = Workout_V1_ProgressRequest()
+                progress.day = todayUTC()
+                let standing = try device1.call(MethodCatalog.progress, progress)
+                #expect(standing.day.goals.map(\.kind) == [.energy, .dailySteps])
+                #expect(standing.day.goals.last?.met == true && standing.day.goals.last?.actual == 4_321)
+                #expect(standing.week.days.count == 7 && standing.weight.hasTrend_p)
+                note(MethodCatalog.progress)
 
                 // Household.
                 let view = try device1.call(MethodCatalog.householdView, Workout_V1_HouseholdViewRequest())

@@ -16,6 +16,7 @@ extension HouseholdStore {
         for key in try txn.scanKeys(tables.achievements, prefix).elements { try txn.delete(key, from: tables.achievements) }
         for key in try txn.scanKeys(tables.changes, prefix).elements { try txn.delete(key, from: tables.changes) }
         for key in try txn.scanKeys(tables.tombstones, prefix).elements { try txn.delete(key, from: tables.tombstones) }
+        for key in try txn.scanKeys(tables.goals, prefix).elements { try txn.delete(key, from: tables.goals) }
         for (key, _) in try credentials(of: user, in: txn) { try txn.delete(key, from: tables.sessions) }
         try txn.delete(user, from: tables.users)
     }

@@ -201,24 +201,9 @@ extension HouseholdStore {
         var accumulator = try SummaryAccumulator(from: from, to: to, granularity: granularity)
         return try store.read { txn in
             try checkSession(caller, in: txn, now: now)
-            let first = accumulator.scanDays.lowerBound.epochDay
-            let last = accumulator.scanDays.upperBound.epochDay
-            let days = try txn.scan(tables.days, ScanRequest(range: UserDayKey.range(user: caller.userID, first: first, last: last)))
-            for (key, figures) in days.elements {
-                _ = accumulator.add(DayFigures(
-                    caloriesEaten: figures.caloriesEaten, caloriesBurned: figures.caloriesBurned, workouts: figures.workouts,
-                    activeSeconds: UInt32(clamping: figures.activeSeconds), proteinGrams: figures.proteinG,
-                    carbsGrams: figures.carbsG, fatGrams: figures.fatG, meals: figures.meals),
-                    on: LocalDay(epochDay: key.epochDay))
+            for (day, figures) in try dayFigures(of: caller.userID, days: accumulator.scanDays, in: txn) {
+                _ = accumulator.add(figures, on: day)
             }
-            // Steps: the maximum over sources, per day.
-            let lower = UserDayKey(user: caller.userID, epochDay: first).orderedKey
-            let upper = UserDayKey(user: caller.userID, epochDay: last + 1).orderedKey
-            var perDay: [Int32: UInt32] = [:]
-            for (key, report) in try txn.scan(tables.steps, ScanRequest(range: .halfOpen(lower, upper))).elements {
-                perDay[key.epochDay] = max(perDay[key.epochDay] ?? 0, report.steps)
-            }
-            for (epochDay, steps) in perDay { _ = accumulator.addSteps(on: LocalDay(epochDay: epochDay), steps: steps) }
             var response = Workout_V1_SummariesResponse()
             response.periods = accumulator.periods().map { period in
                 var wire = Workout_V1_PeriodSummary()
@@ -237,6 +222,31 @@ extension HouseholdStore {
             }
             return response
         }
+    }
+
+    /// What each day of `days` recorded, from the per-day figures and the steps reports (the
+    /// maximum over sources); days without records are absent. Two range scans.
+    func dayFigures(
+        of user: UUID, days: ClosedRange<LocalDay>, in txn: borrowing some TransactionReading & ~Copyable
+    ) throws -> [LocalDay: DayFigures] {
+        let first = days.lowerBound.epochDay
+        let last = days.upperBound.epochDay
+        var result: [LocalDay: DayFigures] = [:]
+        for (key, figures) in try txn.scan(tables.days, ScanRequest(range: UserDayKey.range(user: user, first: first, last: last))).elements {
+            result[LocalDay(epochDay: key.epochDay)] = DayFigures(
+                caloriesEaten: figures.caloriesEaten, caloriesBurned: figures.caloriesBurned, workouts: figures.workouts,
+                activeSeconds: UInt32(clamping: figures.activeSeconds), proteinGrams: figures.proteinG,
+                carbsGrams: figures.carbsG, fatGrams: figures.fatG, meals: figures.meals)
+        }
+        // Steps: the maximum over sources, per day.
+        let lower = UserDayKey(user: user, epochDay: first).orderedKey
+        let upper = UserDayKey(user: user, epochDay: last + 1).orderedKey
+        var perDay: [Int32: UInt32] = [:]
+        for (key, report) in try txn.scan(tables.steps, ScanRequest(range: .halfOpen(lower, upper))).elements {
+            perDay[key.epochDay] = max(perDay[key.epochDay] ?? 0, report.steps)
+        }
+        for (epochDay, steps) in perDay { result[LocalDay(epochDay: epochDay), default: .zero].steps = steps }
+        return result
     }
 
     /// Every known achievement, unlocked ones with their date, the rest with progress.

@@ -9,7 +9,7 @@ package import WorkoutProtocol
 /// size of the table.
 package struct HouseholdSchema: Sendable {
     /// The schema version this build writes.
-    package static let version: UInt32 = 1
+    package static let version: UInt32 = 2
 
     /// Every table and index, by name.
     package static let schema = Schema(version: version, tables: [
@@ -20,8 +20,12 @@ package struct HouseholdSchema: Sendable {
         "meals", "meals_by_time",
         "weights", "weights_by_time",
         "steps", "days", "achievements", "changes", "tombstones",
+        "goals",
     ], migrations: [
         Migration(version: 1, summary: "create the household tables") { _, _ in },
+        // The table is created when the store opens (every declared table is); a store of
+        // version 1 has no goals, so there is nothing to carry over.
+        Migration(version: 2, summary: "add the goals table (members' goal history)") { _, _ in },
     ])
 
     /// Accounts by id, with the unique email index.
@@ -58,6 +62,8 @@ package struct HouseholdSchema: Sendable {
     package let changes: Table<UserRevisionKey, Workout_Store_V1_StoredChange>
     /// Deleted record ids by `(user, kind, id)`; the value is the deleting revision.
     package let tombstones: Table<TombstoneKey, [UInt8]>
+    /// Goal history by `(user, day it took effect)`: each entry is the whole set from its day on.
+    package let goals: Table<UserDayKey, Workout_V1_GoalsEntry>
 
     /// The most members, and sessions, whose decoded records are kept: every call reads the
     /// caller's session and record, and every write rewrites the record (``DecodedValueCache``).
@@ -90,5 +96,6 @@ package struct HouseholdSchema: Sendable {
         achievements = try store.table("achievements")
         changes = try store.table("changes")
         tombstones = try store.table("tombstones")
+        goals = try store.table("goals")
     }
 }

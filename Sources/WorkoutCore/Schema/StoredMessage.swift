@@ -24,5 +24,6 @@ extension Workout_Store_V1_StoredChange: StoredMessage {}
 extension Workout_V1_Workout: StoredMessage {}
 extension Workout_V1_Meal: StoredMessage {}
 extension Workout_V1_WeightEntry: StoredMessage {}
+extension Workout_V1_GoalsEntry: StoredMessage {}
 extension Workout_V1_StepsReport: StoredMessage {}
 extension Workout_V1_Achievement: StoredMessage {}

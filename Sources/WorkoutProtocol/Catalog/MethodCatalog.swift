@@ -171,6 +171,18 @@ package enum MethodCatalog {
     package static let export = RPCMethod<Workout_V1_ExportRequest, Workout_V1_ExportChunk>(
         702, "Streams.Export", streaming: true, session: true, admin: false,
         "All of one's data, in chunks.")
+    /// 801 Goals.GetGoals: One's goals in effect today, with their history; an admin, a child's.
+    package static let getGoals = RPCMethod<Workout_V1_GetGoalsRequest, Workout_V1_GetGoalsResponse>(
+        801, "Goals.GetGoals", streaming: false, session: true, admin: false,
+        "One's goals in effect today, with their history; an admin, a child's.")
+    /// 802 Goals.SetGoals: Set or clear goals from a day on; an admin, a child's.
+    package static let setGoals = RPCMethod<Workout_V1_SetGoalsRequest, Workout_V1_SetGoalsResponse>(
+        802, "Goals.SetGoals", streaming: false, session: true, admin: false,
+        "Set or clear goals from a day on; an admin, a child's.")
+    /// 803 Goals.Progress: A day's and its week's progress towards one's goals, and the weight trend.
+    package static let progress = RPCMethod<Workout_V1_ProgressRequest, Workout_V1_ProgressResponse>(
+        803, "Goals.Progress", streaming: false, session: true, admin: false,
+        "A day's and its week's progress towards one's goals, and the weight trend.")
 
     /// Every method, in number order.
     package static let all: [MethodDescriptor] = [
@@ -215,7 +227,10 @@ package enum MethodCatalog {
         resetPassword.descriptor,
         stats.descriptor,
         watch.descriptor,
-        export.descriptor
+        export.descriptor,
+        getGoals.descriptor,
+        setGoals.descriptor,
+        progress.descriptor,
     ]
 
     private static let byNumber: [UInt32: MethodDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.number, $0) })

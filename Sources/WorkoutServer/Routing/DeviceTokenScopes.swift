@@ -17,7 +17,7 @@ package enum DeviceTokenScopes {
             MethodCatalog.getProfile.number, MethodCatalog.workoutHistory.number, MethodCatalog.mealsOfDay.number,
             MethodCatalog.weightProgress.number, MethodCatalog.summaries.number, MethodCatalog.achievements.number,
             MethodCatalog.changes.number, MethodCatalog.householdView.number, MethodCatalog.watch.number,
-            MethodCatalog.export.number,
+            MethodCatalog.export.number, MethodCatalog.getGoals.number, MethodCatalog.progress.number,
         ],
         .log: [
             MethodCatalog.logWorkout.number, MethodCatalog.updateWorkout.number, MethodCatalog.deleteWorkout.number,

@@ -110,6 +110,10 @@ package struct Router: Sendable {
         table.readBounded(MethodCatalog.changes) { caller, request, maxBytes in
             try household.changes(caller, request, maxResponseBytes: maxBytes)
         }
+        // Goals
+        table.read(MethodCatalog.getGoals) { caller, request in try household.getGoals(caller, request) }
+        table.write(MethodCatalog.setGoals) { caller, request in try await household.setGoals(caller, request) }
+        table.read(MethodCatalog.progress) { caller, request in try household.progress(caller, request) }
         // Household
         table.read(MethodCatalog.householdView) { caller, _ in
             var response = Workout_V1_HouseholdViewResponse()

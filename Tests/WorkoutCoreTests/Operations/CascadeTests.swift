@@ -57,6 +57,7 @@ struct CascadeTests {
                 "achievements": try txn.scan(tables.achievements, all).elements.filter { $0.key.user == id }.count,
                 "changes": try txn.scan(tables.changes, all).elements.filter { $0.key.user == id }.count,
                 "tombstones": try txn.scan(tables.tombstones, all).elements.filter { $0.key.user == id }.count,
+                "goals": try txn.scan(tables.goals, all).elements.filter { $0.key.user == id }.count,
             ]
         }
     }
@@ -72,11 +73,15 @@ struct CascadeTests {
             let stayingTablet = try await household.login(staying)
             let leavingHistory = try await store.fillHistory(leaving, household.clock)
             try await store.fillHistory(staying, household.clock, days: 4)
+            var goals = Workout_V1_SetGoalsRequest()
+            goals.set.dailySteps = 9_000
+            _ = try await store.setGoals(leaving.caller, goals)
+            _ = try await store.setGoals(staying.caller, goals)
 
             // Before: the leaving member is in every per-member table.
             let before = try Self.typedRows(of: leaving.userID, in: store)
             for table in ["users", "users_by_email", "sessions", "sessions_by_user", "workouts", "workouts_by_time", "meals", "meals_by_time",
-                          "weights", "weights_by_time", "steps", "days", "achievements", "changes", "tombstones"] {
+                          "weights", "weights_by_time", "steps", "days", "achievements", "changes", "tombstones", "goals"] {
                 #expect(before[table, default: 0] > 0, "\(table) should hold the member before")
             }
             let stayingRows = try Self.typedRows(of: staying.userID, in: store)
