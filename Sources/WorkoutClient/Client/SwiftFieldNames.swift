@@ -22,6 +22,9 @@ enum SwiftFieldNames {
         "current_password": "current",
         "new_password": "new",
         "expires_in_seconds": "expiresIn",
+        "effective_from": "from",
+        "member_id": "member",
+        "clear": "clearing",
     ]
 
     /// What the top-level fields of a method's request are inside, in its Swift call: the
@@ -31,6 +34,7 @@ enum SwiftFieldNames {
     static let methodArguments: [String: (replacing: String?, with: String)] = [
         "Profile.UpdateProfile": (nil, "update"),
         "Auth.Register": ("profile", "member"),
+        "Goals.SetGoals": ("set", "goals"),
     ]
 
     /// The Swift path of a wire field path.

@@ -86,8 +86,9 @@ extension HouseholdStore {
                 try ChildRules.check(set, field: "set", lowestEnergyKcal: lowestEnergy(of: member), byAdmin: isAdmin(writer))
             }
             var response = Workout_V1_SetGoalsResponse()
-            if let newest, result == base {
-                response.entry = newest.value
+            // Nothing to change (or, without goals yet, nothing to set): no new entry.
+            if result == base {
+                if let newest { response.entry = newest.value }
                 response.unchanged = true
                 return response
             }

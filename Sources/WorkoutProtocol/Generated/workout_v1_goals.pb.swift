@@ -433,7 +433,8 @@ package nonisolated struct Workout_V1_SetGoalsResponse: @unchecked Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// The new entry: the whole set from effective_from on.
+  /// The new entry: the whole set from effective_from on. When unchanged,
+  /// the newest entry as it was (empty when there is none).
   package var entry: Workout_V1_GoalsEntry {
     get {_storage._entry ?? Workout_V1_GoalsEntry()}
     set {_uniqueStorage()._entry = newValue}
@@ -443,8 +444,8 @@ package nonisolated struct Workout_V1_SetGoalsResponse: @unchecked Sendable {
   /// Clears the value of `entry`. Subsequent reads from it will return its default value.
   package mutating func clearEntry() {_uniqueStorage()._entry = nil}
 
-  /// True if the set is the same as the entry it would follow: nothing was
-  /// written.
+  /// True if the change leaves the goals as the newest entry has them (or, with
+  /// no goals yet, sets none): nothing was written.
   package var unchanged: Bool {
     get {_storage._unchanged}
     set {_uniqueStorage()._unchanged = newValue}
@@ -559,15 +560,16 @@ package nonisolated struct Workout_V1_WeekProgress: Sendable {
   /// Clears the value of `end`. Subsequent reads from it will return its default value.
   package mutating func clearEnd() {self._end = nil}
 
-  /// The weekly goals in effect on the week's last day (or on the requested
-  /// day, for the current week), judged by the week's figures so far.
+  /// The weekly goals in effect on the requested day, judged by the sums of
+  /// the week's seven days (days still to come have nothing yet).
   package var goals: [Workout_V1_GoalProgress] = []
 
   /// Each of the week's seven days, Monday first.
   package var days: [Workout_V1_DayProgress] = []
 
-  /// Per daily goal kind in effect on some day of the week: on how many days
-  /// it was met, in the order of GoalKind.
+  /// Per daily goal kind in effect on some day of the week up to the
+  /// member's today: on how many of those days it was met, in the order of
+  /// GoalKind. Days still to come are not counted.
   package var daysMet: [Workout_V1_DaysMet] = []
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()

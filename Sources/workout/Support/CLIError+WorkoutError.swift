@@ -17,6 +17,9 @@ extension CLIError {
         /// Whether the call checks the member's password (ChangePassword, DeleteAccount):
         /// `PERMISSION_DENIED` then means a wrong password, not an admin-only action.
         var checksPassword = false
+        /// Whether `PERMISSION_DENIED` has reasons of its own besides the caller's role (the
+        /// rules for members under 18): the server's words are then shown as they are.
+        var quotesRefusals = false
         /// Request fields by the option of this command that sets them, over
         /// ``CLIError/option(forField:)``'s (e.g. `time_zone` is `--zone` for `profile set`).
         var fieldOptions: [String: String] = [:]
@@ -37,6 +40,8 @@ extension CLIError {
             self.init(status, context.signingIn ? "wrong email or password" : "your session has ended; run `workout login`")
         case .permissionDenied where context.checksPassword:
             self.init(status, "wrong password; nothing was changed")
+        case .permissionDenied where context.quotesRefusals:
+            self.init(status, "not allowed: \(detail)")
         case .permissionDenied:
             self.init(status, "only household admins can \(context.action)")
         case .invalidArgument, .outOfRange:

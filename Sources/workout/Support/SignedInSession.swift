@@ -43,17 +43,20 @@ struct SignedInSession {
     ///     they differ from the usual ones (see ``CLIError/Context/fieldOptions``).
     ///   - checksPassword: Whether the calls check the member's password, so that
     ///     `PERMISSION_DENIED` means a wrong one.
+    ///   - quotesRefusals: Whether `PERMISSION_DENIED` is shown in the server's words (see
+    ///     ``CLIError/Context/quotesRefusals``).
     ///   - body: The calls.
     /// - Returns: What `body` returns.
     func run<R>(
-        _ action: String, fieldOptions: [String: String] = [:], checksPassword: Bool = false,
+        _ action: String, fieldOptions: [String: String] = [:], checksPassword: Bool = false, quotesRefusals: Bool = false,
         _ body: (WorkoutClient) async throws(WorkoutError) -> R
     ) async throws(CLIError) -> R {
         do {
             return try await body(client)
         } catch {
             throw CLIError(error, context: .init(
-                server: address.description, action: action, checksPassword: checksPassword, fieldOptions: fieldOptions))
+                server: address.description, action: action, checksPassword: checksPassword, quotesRefusals: quotesRefusals,
+                fieldOptions: fieldOptions))
         }
     }
 
