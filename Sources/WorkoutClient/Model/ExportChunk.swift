@@ -5,7 +5,7 @@ import WorkoutProtocol
 /// snapshot.
 ///
 /// The first chunk carries the profile and totals; then records follow, each kind oldest
-/// first: workouts, meals, weight entries, steps days, unlocked achievements.
+/// first: workouts, meals, weight entries, steps days, unlocked achievements, goal entries.
 public struct ExportChunk: Sendable, Hashable, Codable {
     /// The member's profile (first chunk only).
     public var profile: Profile?
@@ -23,6 +23,8 @@ public struct ExportChunk: Sendable, Hashable, Codable {
     public var steps: [StepsDay]
     /// Unlocked achievements.
     public var achievements: [Achievement]
+    /// The goal history, oldest entry first across chunks.
+    public var goals: [GoalsEntry]
     /// The server's clock when the export started.
     public var exportedAt: Date
 
@@ -37,11 +39,12 @@ public struct ExportChunk: Sendable, Hashable, Codable {
     ///   - weights: Weight entries.
     ///   - steps: Steps days.
     ///   - achievements: Unlocked achievements.
+    ///   - goals: Goal entries.
     ///   - exportedAt: When the export started.
     public init(
         profile: Profile? = nil, totals: Totals? = nil, revision: UInt64, workouts: [Workout] = [],
         meals: [Meal] = [], weights: [WeightEntry] = [], steps: [StepsDay] = [], achievements: [Achievement] = [],
-        exportedAt: Date
+        goals: [GoalsEntry] = [], exportedAt: Date
     ) {
         self.profile = profile
         self.totals = totals
@@ -51,6 +54,7 @@ public struct ExportChunk: Sendable, Hashable, Codable {
         self.weights = weights
         self.steps = steps
         self.achievements = achievements
+        self.goals = goals
         self.exportedAt = exportedAt
     }
 }
@@ -67,7 +71,7 @@ extension ExportChunk {
             totals: wire.hasTotals ? Totals(wire: wire.totals) : nil, revision: wire.revision,
             workouts: wire.workouts.map(Workout.init(wire:)), meals: wire.meals.map(Meal.init(wire:)),
             weights: wire.weights.map(WeightEntry.init(wire:)), steps: wire.steps.map(StepsDay.init(wire:)),
-            achievements: wire.achievements.map(Achievement.init(wire:)),
+            achievements: wire.achievements.map(Achievement.init(wire:)), goals: wire.goals.map(GoalsEntry.init(wire:)),
             exportedAt: Date(wireMilliseconds: wire.exportedAtMs)
         )
     }

@@ -10,7 +10,7 @@ import WorkoutRules
 /// for it, so neither the export nor an LMDB snapshot is held while a slow phone drains it.
 package struct ExportCursor: Sendable {
     enum Stage: Sendable, Equatable {
-        case profile, workouts, meals, weights, steps, achievements, done
+        case profile, workouts, meals, weights, steps, achievements, goals, done
     }
 
     /// Whose data.
@@ -42,7 +42,7 @@ extension HouseholdStore {
 
     /// The next chunk of at most `maxChunkBytes` encoded bytes (a single record larger than
     /// that travels alone), or `nil` after the last: profile and totals in the first, then
-    /// workouts, meals, weight entries, steps days and unlocked achievements, each oldest first.
+    /// workouts, meals, weight entries, steps days, unlocked achievements and goal entries, each oldest first.
     ///
     /// Each chunk is read from the store as it is when the chunk is made: a record changed or
     /// deleted during a long export shows as it is then (a changed record's revision is above
@@ -104,6 +104,16 @@ extension HouseholdStore {
                 }
                 cursor.advance()
             }
+            while cursor.stage == .goals {
+                let page = try txn.scan(tables.goals, ScanRequest(range: prefix, limit: 1, after: cursor.resumeAfter))
+                guard let entry = page.elements.first?.value else {
+                    cursor.advance()
+                    break
+                }
+                guard try budget.admit(entry) else { return chunk }
+                chunk.goals.append(entry)
+                cursor.moveOn(after: page.resumeAfter)
+            }
             return chunk
         }
     }
@@ -156,7 +166,8 @@ extension ExportCursor {
         case .meals: .weights
         case .weights: .steps
         case .steps: .achievements
-        case .achievements, .done: .done
+        case .achievements: .goals
+        case .goals, .done: .done
         }
     }
 }

@@ -93,7 +93,7 @@ package nonisolated struct Workout_V1_ExportRequest: Sendable {
 /// One STREAM_MESSAGE of Streams.Export. All chunks of one export come from one
 /// consistent snapshot. The first chunk carries profile, totals and revision;
 /// then the records follow in this order, each kind oldest first: workouts,
-/// meals, weight entries, steps days, achievements. A chunk holds records of
+/// meals, weight entries, steps days, achievements, goal entries. A chunk holds records of
 /// one or more kinds; its encoded size stays under 256 KiB (and under the
 /// client's max_frame_size). The stream ends with STREAM_END OK after the last
 /// chunk.
@@ -162,6 +162,13 @@ package nonisolated struct Workout_V1_ExportChunk: @unchecked Sendable {
   package var exportedAtMs: Int64 {
     get {_storage._exportedAtMs}
     set {_uniqueStorage()._exportedAtMs = newValue}
+  }
+
+  /// The goal history, oldest entry first across chunks (after the
+  /// achievements).
+  package var goals: [Workout_V1_GoalsEntry] {
+    get {_storage._goals}
+    set {_uniqueStorage()._goals = newValue}
   }
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -275,7 +282,7 @@ nonisolated extension Workout_V1_ExportRequest: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Workout_V1_ExportChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ExportChunk"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}profile\0\u{1}totals\0\u{1}revision\0\u{1}workouts\0\u{1}meals\0\u{1}weights\0\u{1}steps\0\u{1}achievements\0\u{3}exported_at_ms\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}profile\0\u{1}totals\0\u{1}revision\0\u{1}workouts\0\u{1}meals\0\u{1}weights\0\u{1}steps\0\u{1}achievements\0\u{3}exported_at_ms\0\u{1}goals\0")
 
   fileprivate class _StorageClass {
     var _profile: Workout_V1_Profile? = nil
@@ -287,6 +294,7 @@ nonisolated extension Workout_V1_ExportChunk: SwiftProtobuf.Message, SwiftProtob
     var _steps: [Workout_V1_StepsDay] = []
     var _achievements: [Workout_V1_Achievement] = []
     var _exportedAtMs: Int64 = 0
+    var _goals: [Workout_V1_GoalsEntry] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -306,6 +314,7 @@ nonisolated extension Workout_V1_ExportChunk: SwiftProtobuf.Message, SwiftProtob
       _steps = source._steps
       _achievements = source._achievements
       _exportedAtMs = source._exportedAtMs
+      _goals = source._goals
     }
   }
 
@@ -333,6 +342,7 @@ nonisolated extension Workout_V1_ExportChunk: SwiftProtobuf.Message, SwiftProtob
         case 7: try { try decoder.decodeRepeatedMessageField(value: &_storage._steps) }()
         case 8: try { try decoder.decodeRepeatedMessageField(value: &_storage._achievements) }()
         case 9: try { try decoder.decodeSingularInt64Field(value: &_storage._exportedAtMs) }()
+        case 10: try { try decoder.decodeRepeatedMessageField(value: &_storage._goals) }()
         default: break
         }
       }
@@ -372,6 +382,9 @@ nonisolated extension Workout_V1_ExportChunk: SwiftProtobuf.Message, SwiftProtob
       if _storage._exportedAtMs != 0 {
         try visitor.visitSingularInt64Field(value: _storage._exportedAtMs, fieldNumber: 9)
       }
+      if !_storage._goals.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._goals, fieldNumber: 10)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -390,6 +403,7 @@ nonisolated extension Workout_V1_ExportChunk: SwiftProtobuf.Message, SwiftProtob
         if _storage._steps != rhs_storage._steps {return false}
         if _storage._achievements != rhs_storage._achievements {return false}
         if _storage._exportedAtMs != rhs_storage._exportedAtMs {return false}
+        if _storage._goals != rhs_storage._goals {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -5,7 +5,7 @@ import WorkoutClient
 /// `workout export --format json` writes, as one object.
 ///
 /// ```json
-/// {"achievements": [...], "exportedAt": "2025-06-01T07:30:00Z", "meals": [...],
+/// {"achievements": [...], "exportedAt": "2025-06-01T07:30:00Z", "goals": [...], "meals": [...],
 ///  "profile": {...}, "revision": 42, "steps": [...], "totals": {...},
 ///  "weights": [...], "workouts": [...]}
 /// ```
@@ -28,6 +28,8 @@ struct ExportDocument: Codable, Sendable, Equatable {
     var steps: [StepsDay] = []
     /// Achievements, unlocked or not.
     var achievements: [Achievement] = []
+    /// The goal history, oldest entry first.
+    var goals: [GoalsEntry] = []
 
     /// An empty document.
     init() {}
@@ -43,6 +45,7 @@ struct ExportDocument: Codable, Sendable, Equatable {
         weights += chunk.weights
         steps += chunk.steps
         achievements += chunk.achievements
+        goals += chunk.goals
     }
 
     /// "3 workouts, 2 meals, 5 weigh-ins, 4 days of steps, 12 achievements".

@@ -66,7 +66,7 @@ struct ExportDocumentTests {
     func json() throws {
         let text = try Output.json(Self.document)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["exportedAt", "revision", "profile", "totals", "workouts", "meals", "weights", "steps", "achievements"])
+        #expect(Set(object.keys) == ["exportedAt", "revision", "profile", "totals", "workouts", "meals", "weights", "steps", "achievements", "goals"])
         #expect(object["exportedAt"] as? String == "2025-06-01T05:30:00Z")
         let meals = try #require(object["meals"] as? [[String: Any]])
         #expect((meals.first?["items"] as? [Any])?.count == 2)

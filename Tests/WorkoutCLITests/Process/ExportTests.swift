@@ -17,7 +17,7 @@ struct ExportTests {
             let summary = try await household.succeed(["export", "--format", "json", "--output", file])
             #expect(summary.contains("Exported 1 workout, 1 meal, 1 weigh-in, 1 day of steps, 1 achievement to \(file)"), "\(summary)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
-            #expect(Set(object.keys) == ["achievements", "exportedAt", "meals", "profile", "revision", "steps", "totals", "weights", "workouts"])
+            #expect(Set(object.keys) == ["achievements", "exportedAt", "goals", "meals", "profile", "revision", "steps", "totals", "weights", "workouts"])
             #expect((object["profile"] as? [String: Any])?["email"] as? String == "ada@example.com")
             #expect((object["workouts"] as? [[String: Any]])?.first?["notes"] as? String == "hills, \"steep\"")
             #expect(((object["meals"] as? [[String: Any]])?.first?["items"] as? [Any])?.count == 2)

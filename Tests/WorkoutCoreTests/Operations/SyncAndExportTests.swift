@@ -134,6 +134,15 @@ struct SyncAndExportTests {
             try await store.deleteWorkout(member, id: workouts.removeFirst().id)
             try await store.deleteMeal(member, id: meals.removeLast().id)
             try await store.log(other, workout(at: now))
+            // Goals from three days: a history of three entries, and the other member's, not exported.
+            var goalEntries: [Workout_V1_GoalsEntry] = []
+            for (back, steps) in [(20, UInt32(6_000)), (10, 7_000), (0, 8_000)] {
+                var request = Workout_V1_SetGoalsRequest()
+                request.set.dailySteps = steps
+                request.effectiveFrom = LocalDay.containing(instant: now, in: TimeZone(identifier: "Europe/Berlin")!).adding(days: -Int32(back)).wire
+                goalEntries.append(try await store.setGoals(member.caller, request).entry)
+                _ = try await store.setGoals(other.caller, request)
+            }
             workouts = try store.allWorkouts(member).reversed()                       // their current states
 
             let chunks = try store.export(member.caller, maxChunkBytes: maxChunkBytes)
@@ -159,6 +168,7 @@ struct SyncAndExportTests {
             #expect(Set(achievements.map(\.achievementID)) == ["workout_1", "streak_3", "workout_10", "workout_50"])
             #expect(achievements.map(\.unlockedAtMs) == achievements.map(\.unlockedAtMs).sorted(), "achievements oldest first")
             #expect(achievements.allSatisfy { $0.unlocked })
+            #expect(chunks.flatMap(\.goals) == goalEntries, "the goal history, oldest first")
         }
     }
 
