@@ -57,7 +57,7 @@ struct CatalogCoverageTests {
                 let connection = try TestConnection(port: port)
                 try connection.handshake()
                 let methods = MethodCatalog.all.filter(\.needsSession)
-                #expect(methods.count == 40)
+                #expect(methods.count == 45)
                 for method in methods {
                     let id = try connection.sendRequest(method: method.number, body: [])
                     let frame = try connection.finalFrame(of: id)
@@ -410,6 +410,44 @@ struct CatalogCoverageTests {
                 #expect(standing.day.goals.last?.met == true && standing.day.goals.last?.actual == 4_321)
                 #expect(standing.week.days.count == 7 && standing.weight.hasTrend_p)
                 note(MethodCatalog.progress)
+
+                // Foods: add, log a meal from one, search, the member's foods, edit, delete.
+                var oats = Workout_V1_Food()
+                oats.id = newID()
+                oats.name = "Rolled oats"
+                oats.barcode = "4006381333931"
+                oats.per100G.calories = 379
+                oats.per100G.proteinG = 13
+                oats.servings = [{ var s = Workout_V1_Serving(); s.name = "bowl"; s.grams = 60; return s }()]
+                var addFoods = Workout_V1_AddFoodsRequest()
+                addFoods.foods = [oats]
+                #expect(try device1.call(MethodCatalog.addFoods, addFoods).foods.first?.revision == 1)
+                #expect(try device1.call(MethodCatalog.addFoods, addFoods).replayed == 1)
+                note(MethodCatalog.addFoods)
+                var fromFood = Workout_V1_LogMealRequest()
+                fromFood.meal = meal(items: 0)
+                var oatsItem = Workout_V1_FoodItem()
+                oatsItem.foodID = oats.id
+                oatsItem.servings = 1
+                fromFood.meal.items = [oatsItem]
+                let loggedOats = try device1.call(MethodCatalog.logMeal, fromFood).meal
+                #expect(loggedOats.items.first?.grams == 60 && abs((loggedOats.items.first?.calories ?? 0) - 227.4) < 1e-9)
+                var search = Workout_V1_SearchFoodsRequest()
+                search.query = "oat"
+                #expect(try device1.call(MethodCatalog.searchFoods, search).foods.map(\.id) == [oats.id])
+                note(MethodCatalog.searchFoods)
+                let mine = try device1.call(MethodCatalog.myFoods, Workout_V1_MyFoodsRequest())
+                #expect(mine.recent.map(\.id) == [oats.id] && mine.frequent.first?.timesLogged == 1)
+                note(MethodCatalog.myFoods)
+                var editFood = Workout_V1_UpdateFoodRequest()
+                editFood.food = oats
+                editFood.food.per100G.calories = 380
+                #expect(try device1.call(MethodCatalog.updateFood, editFood).food.revision == 2)
+                note(MethodCatalog.updateFood)
+                var deleteFood = Workout_V1_DeleteFoodRequest()
+                deleteFood.id = oats.id
+                #expect(try owner.call(MethodCatalog.deleteFood, deleteFood).deleted)
+                note(MethodCatalog.deleteFood)
 
                 // Household.
                 let view = try device1.call(MethodCatalog.householdView, Workout_V1_HouseholdViewRequest())

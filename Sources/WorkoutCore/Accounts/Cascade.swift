@@ -17,7 +17,14 @@ extension HouseholdStore {
         for key in try txn.scanKeys(tables.changes, prefix).elements { try txn.delete(key, from: tables.changes) }
         for key in try txn.scanKeys(tables.tombstones, prefix).elements { try txn.delete(key, from: tables.tombstones) }
         for key in try txn.scanKeys(tables.goals, prefix).elements { try txn.delete(key, from: tables.goals) }
+        for key in try txn.scanKeys(tables.foodUses.table, prefix).elements { try txn.delete(key, from: tables.foodUses) }
         for (key, _) in try credentials(of: user, in: txn) { try txn.delete(key, from: tables.sessions) }
+        // The foods they added stay the household's, no longer naming them (a rare walk of the library).
+        for (id, food) in try txn.scan(tables.foods.table, ScanRequest()).elements where food.addedBy == user.data {
+            var kept = food
+            kept.addedBy = Data()
+            _ = try txn.put(kept, forKey: id, in: tables.foods)
+        }
         try txn.delete(user, from: tables.users)
     }
 }

@@ -14,10 +14,21 @@ extension HouseholdStore {
         case .breakfast, .lunch, .dinner, .snack, .other: break
         default: throw DomainError.invalid("meal.meal_type", "meal.meal_type must be one of BREAKFAST, LUNCH, DINNER, SNACK, OTHER")
         }
+        // An item from a library food is checked for its reference and amount here, and for
+        // its figures once they are computed from the food (``resolveFoodItems``).
+        for (index, item) in meal.items.enumerated() {
+            if item.foodID.isEmpty {
+                try FoodPortions.checkHandAmount(item, field: "meal.items[\(index)]")
+            } else {
+                try FoodPortions.checkReference(item, field: "meal.items[\(index)]")
+            }
+        }
         try RecordValidation.meal(
             eatenAtMs: meal.eatenAtMs, name: meal.name, timeZone: meal.timeZone,
             items: meal.items.map {
-                FoodItemFields(name: $0.name, calories: $0.calories, proteinG: $0.proteinG, carbsG: $0.carbsG, fatG: $0.fatG, servings: $0.servings)
+                $0.foodID.isEmpty
+                    ? FoodItemFields(name: $0.name, calories: $0.calories, proteinG: $0.proteinG, carbsG: $0.carbsG, fatG: $0.fatG, servings: $0.servings)
+                    : FoodItemFields(name: $0.name.isEmpty ? "-" : $0.name, calories: 0, proteinG: 0, carbsG: 0, fatG: 0, servings: 0)
             },
             names: RecordFieldNames(.wire, prefix: "meal"), now: now)
         var clean = Workout_V1_Meal()
@@ -34,6 +45,16 @@ extension HouseholdStore {
             cleanItem.carbsG = item.carbsG
             cleanItem.fatG = item.fatG
             cleanItem.servings = item.servings
+            cleanItem.grams = item.grams
+            if !item.foodID.isEmpty {
+                // Figures come from the food; only the reference and the amount are kept.
+                cleanItem = Workout_V1_FoodItem()
+                cleanItem.name = item.name
+                cleanItem.foodID = item.foodID
+                cleanItem.grams = item.grams
+                cleanItem.servings = item.servings
+                cleanItem.servingName = item.servingName
+            }
             clean.items.append(cleanItem)
         }
         clean.totals = Self.nutrition(of: clean.items)
@@ -52,8 +73,15 @@ extension HouseholdStore {
         return totals
     }
 
-    private func sameContent(_ a: Workout_V1_Meal, _ b: Workout_V1_Meal) -> Bool {
-        a.mealType == b.mealType && a.eatenAtMs == b.eatenAtMs && a.timeZone == b.timeZone && a.name == b.name && a.items == b.items
+    /// Whether a stored meal is what a request (before its library items are resolved) asks
+    /// for: a library item matches the stored copy made from the same food and amount, even if
+    /// the food changed since.
+    private func sameContent(_ stored: Workout_V1_Meal, _ requested: Workout_V1_Meal) -> Bool {
+        stored.mealType == requested.mealType && stored.eatenAtMs == requested.eatenAtMs && stored.timeZone == requested.timeZone
+            && stored.name == requested.name && stored.items.count == requested.items.count
+            && zip(stored.items, requested.items).allSatisfy { stored, requested in
+                requested.foodID.isEmpty ? stored == requested : FoodPortions.isCopy(stored, of: requested)
+            }
     }
 
     /// Adds (`sign` = 1) or removes (`sign` = -1) a meal's figures from its day.
@@ -104,6 +132,7 @@ extension HouseholdStore {
             return (existing, true)
         }
         try refuseTombstoned(.meal, user: userID, id: id, field: "meal.id", in: txn)
+        try resolveFoodItems(&meal, keeping: [], user: userID, now: now, in: &txn)
         meal.localDay = LocalDay.containing(instant: meal.eatenAtMs, in: zone.zone).wire
         meal.createdAtMs = now
         meal.updatedAtMs = now
@@ -129,6 +158,8 @@ extension HouseholdStore {
             var meal = requested
             let zone = try recordZone(meal.timeZone, field: "meal.time_zone", user: user)
             meal.timeZone = zone.name
+            // Items the meal already had keep their copies: editing a meal never re-reads a food.
+            try resolveFoodItems(&meal, keeping: old.items, user: caller.userID, now: now, in: &txn)
             meal.localDay = LocalDay.containing(instant: meal.eatenAtMs, in: zone.zone).wire
             meal.createdAtMs = old.createdAtMs
             meal.updatedAtMs = now

@@ -1,6 +1,7 @@
 package import Foundation
 package import Storage
 package import WorkoutProtocol
+import WorkoutRules
 
 /// The tables of a household's store, their indexes, and the schema's history.
 ///
@@ -9,7 +10,7 @@ package import WorkoutProtocol
 /// size of the table.
 package struct HouseholdSchema: Sendable {
     /// The schema version this build writes.
-    package static let version: UInt32 = 2
+    package static let version: UInt32 = 3
 
     /// Every table and index, by name.
     package static let schema = Schema(version: version, tables: [
@@ -21,11 +22,15 @@ package struct HouseholdSchema: Sendable {
         "weights", "weights_by_time",
         "steps", "days", "achievements", "changes", "tombstones",
         "goals",
+        "foods", "food_words", "foods_by_barcode",
+        "food_uses", "food_uses_by_time", "food_uses_by_count", "food_users",
     ], migrations: [
         Migration(version: 1, summary: "create the household tables") { _, _ in },
         // The table is created when the store opens (every declared table is); a store of
         // version 1 has no goals, so there is nothing to carry over.
         Migration(version: 2, summary: "add the goals table (members' goal history)") { _, _ in },
+        // As for version 2: the tables are created when the store opens, and start empty.
+        Migration(version: 3, summary: "add the food library (foods, their words and barcodes, members' uses)") { _, _ in },
     ])
 
     /// Accounts by id, with the unique email index.
@@ -64,6 +69,20 @@ package struct HouseholdSchema: Sendable {
     package let tombstones: Table<TombstoneKey, [UInt8]>
     /// Goal history by `(user, day it took effect)`: each entry is the whole set from its day on.
     package let goals: Table<UserDayKey, Workout_V1_GoalsEntry>
+    /// The household's food library by food id, with its word and barcode indexes.
+    package let foods: IndexedTable<UUID, Workout_V1_Food>
+    /// `(word, food)` for every word of a food's name and brand.
+    package let foodWords: SecondaryIndex<FoodWordKey, UUID, Workout_V1_Food>
+    /// Barcode → food id (one food per barcode).
+    package let foodsByBarcode: SecondaryIndex<String, UUID, Workout_V1_Food>
+    /// How often and when each member logged each food, by `(user, food)`.
+    package let foodUses: IndexedTable<UserRecordKey, Workout_V1_FoodUser>
+    /// `(user, last logged, food)`: a member's recent foods.
+    package let foodUsesByTime: SecondaryIndex<UserTimeKey, UserRecordKey, Workout_V1_FoodUser>
+    /// `(user, times logged, food)`: a member's frequent foods.
+    package let foodUsesByCount: SecondaryIndex<UserTimeKey, UserRecordKey, Workout_V1_FoodUser>
+    /// `(food, user)`: who logged a food.
+    package let foodUsers: SecondaryIndex<UserRecordKey, UserRecordKey, Workout_V1_FoodUser>
 
     /// The most members, and sessions, whose decoded records are kept: every call reads the
     /// caller's session and record, and every write rewrites the record (``DecodedValueCache``).
@@ -97,5 +116,22 @@ package struct HouseholdSchema: Sendable {
         changes = try store.table("changes")
         tombstones = try store.table("tombstones")
         goals = try store.table("goals")
+        foodWords = SecondaryIndex(database: try store.database("food_words")) { id, food in
+            FoodWords.indexWords(name: food.name, brand: food.brand).map { FoodWordKey(word: $0, food: id) }
+        }
+        foodsByBarcode = SecondaryIndex(database: try store.database("foods_by_barcode")) { _, food in
+            food.barcode.isEmpty ? [] : [food.barcode]
+        }
+        foods = IndexedTable(try store.table("foods")).indexed(by: foodWords).indexed(by: foodsByBarcode)
+        foodUsesByTime = SecondaryIndex(database: try store.database("food_uses_by_time")) { key, use in
+            [UserTimeKey(user: key.user, time: use.lastLoggedAtMs, id: key.id)]
+        }
+        foodUsesByCount = SecondaryIndex(database: try store.database("food_uses_by_count")) { key, use in
+            [UserTimeKey(user: key.user, time: Int64(use.timesLogged), id: key.id)]
+        }
+        foodUsers = SecondaryIndex(database: try store.database("food_users")) { key, _ in
+            [UserRecordKey(user: key.id, id: key.user)]
+        }
+        foodUses = IndexedTable(try store.table("food_uses")).indexed(by: foodUsesByTime).indexed(by: foodUsesByCount).indexed(by: foodUsers)
     }
 }

@@ -199,3 +199,32 @@ package struct DigestKey: OrderedKeyCodable, Hashable {
 
 /// `(user, id)` where the id names a session or invite; used by the per-user indexes.
 package typealias UserItemKey = UserRecordKey
+
+/// `(word, food id)`: the food library's word index, one entry per word of a food's name and
+/// brand. A search scans the entries whose word starts with a query word.
+package struct FoodWordKey: OrderedKeyCodable, Hashable {
+    package var word: String
+    package var food: UUID
+
+    package init(word: String, food: UUID) {
+        self.word = word
+        self.food = food
+    }
+
+    package func encode(into key: inout OrderedKey) {
+        key.append(word)
+        key.append(food)
+    }
+
+    package init(reading reader: inout OrderedKeyReader) throws {
+        word = try reader.read()
+        food = try reader.read()
+    }
+
+    /// The entries whose word starts with `prefix`: the string's bytes without the terminator.
+    package static func range(wordsStartingWith prefix: String) -> KeyRange {
+        var key = OrderedKey()
+        key.append(raw: prefix.utf8)
+        return .prefix(key)
+    }
+}

@@ -183,6 +183,26 @@ package enum MethodCatalog {
     package static let progress = RPCMethod<Workout_V1_ProgressRequest, Workout_V1_ProgressResponse>(
         803, "Goals.Progress", streaming: false, session: true, admin: false,
         "A day's and its week's progress towards one's goals, and the weight trend.")
+    /// 1001 Foods.AddFoods: Add foods to the household's library (one, or a list).
+    package static let addFoods = RPCMethod<Workout_V1_AddFoodsRequest, Workout_V1_AddFoodsResponse>(
+        1001, "Foods.AddFoods", streaming: false, session: true, admin: false,
+        "Add foods to the household's library (one, or a list).")
+    /// 1002 Foods.UpdateFood: Edit a food of the library; logged meals keep their copies.
+    package static let updateFood = RPCMethod<Workout_V1_UpdateFoodRequest, Workout_V1_UpdateFoodResponse>(
+        1002, "Foods.UpdateFood", streaming: false, session: true, admin: false,
+        "Edit a food of the library; logged meals keep their copies.")
+    /// 1003 Foods.DeleteFood: Delete a food of the library; logged meals keep their copies.
+    package static let deleteFood = RPCMethod<Workout_V1_DeleteFoodRequest, Workout_V1_DeleteFoodResponse>(
+        1003, "Foods.DeleteFood", streaming: false, session: true, admin: false,
+        "Delete a food of the library; logged meals keep their copies.")
+    /// 1004 Foods.SearchFoods: Foods by the start of any word of their name or brand, or by barcode.
+    package static let searchFoods = RPCMethod<Workout_V1_SearchFoodsRequest, Workout_V1_SearchFoodsResponse>(
+        1004, "Foods.SearchFoods", streaming: false, session: true, admin: false,
+        "Foods by the start of any word of their name or brand, or by barcode.")
+    /// 1005 Foods.MyFoods: One's recent and frequent foods.
+    package static let myFoods = RPCMethod<Workout_V1_MyFoodsRequest, Workout_V1_MyFoodsResponse>(
+        1005, "Foods.MyFoods", streaming: false, session: true, admin: false,
+        "One's recent and frequent foods.")
 
     /// Every method, in number order.
     package static let all: [MethodDescriptor] = [
@@ -231,6 +251,11 @@ package enum MethodCatalog {
         getGoals.descriptor,
         setGoals.descriptor,
         progress.descriptor,
+        addFoods.descriptor,
+        updateFood.descriptor,
+        deleteFood.descriptor,
+        searchFoods.descriptor,
+        myFoods.descriptor,
     ]
 
     private static let byNumber: [UInt32: MethodDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.number, $0) })

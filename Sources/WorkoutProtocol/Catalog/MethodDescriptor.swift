@@ -60,11 +60,11 @@ extension MethodDescriptor {
     /// of its own): it needs a session, and its bodies pass through as they are.
     ///
     /// - Parameters:
-    ///   - number: A number no catalog method has (900 and up).
+    ///   - number: A number no catalog method has (900 to 999, kept for these).
     ///   - name: Its name in logs and errors, e.g. `Ingest.HealthAutoExport`.
     ///   - summary: One line on what it does.
     package static func httpOnly(number: UInt32, name: String, summary: String) -> MethodDescriptor {
-        precondition(number >= 900, "numbers below 900 are the catalog's")
+        precondition((900...999).contains(number), "900 to 999 are the HTTP-only methods' numbers; the others are the catalog's")
         return MethodDescriptor(
             number: number, name: name, requestType: "application/json", responseType: "application/json",
             isServerStreaming: false, needsSession: true, adminOnly: false, summary: summary, transcoder: .passthrough)

@@ -487,8 +487,25 @@ package nonisolated struct Workout_V1_FoodItem: Sendable {
   package var fatG: Double = 0
 
   /// How many servings the portion was: 0 = not stated, else 0.01..100.
-  /// Informational only (the figures above already cover the whole portion).
+  /// Informational only (the figures above already cover the whole portion),
+  /// unless food_id is set.
   package var servings: Double = 0
+
+  /// The library food (Foods service) the item is logged from; empty for an
+  /// item typed by hand. In a request with food_id, the server computes name
+  /// (when empty), calories, protein_g, carbs_g and fat_g from the food's
+  /// figures per 100 g and the amount: `grams`, or `servings` of the serving
+  /// named `serving_name` (default the food's first serving). The stored item
+  /// keeps its own copy: a later change to the food does not change it.
+  package var foodID: Data = Data()
+
+  /// The amount eaten, grams: 0 = not stated, else 0.1..5000. With food_id,
+  /// either grams or servings (not both); stored as the grams the amount was.
+  package var grams: Double = 0
+
+  /// With food_id and servings: the food's serving meant, 0..32 bytes (empty =
+  /// its first serving). Stored as the serving used.
+  package var servingName: String = String()
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1191,7 +1208,7 @@ nonisolated extension Workout_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Workout_V1_FoodItem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".FoodItem"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}calories\0\u{3}protein_g\0\u{3}carbs_g\0\u{3}fat_g\0\u{1}servings\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}calories\0\u{3}protein_g\0\u{3}carbs_g\0\u{3}fat_g\0\u{1}servings\0\u{3}food_id\0\u{1}grams\0\u{3}serving_name\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1205,6 +1222,9 @@ nonisolated extension Workout_V1_FoodItem: SwiftProtobuf.Message, SwiftProtobuf.
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.carbsG) }()
       case 5: try { try decoder.decodeSingularDoubleField(value: &self.fatG) }()
       case 6: try { try decoder.decodeSingularDoubleField(value: &self.servings) }()
+      case 7: try { try decoder.decodeSingularBytesField(value: &self.foodID) }()
+      case 8: try { try decoder.decodeSingularDoubleField(value: &self.grams) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.servingName) }()
       default: break
       }
     }
@@ -1229,6 +1249,15 @@ nonisolated extension Workout_V1_FoodItem: SwiftProtobuf.Message, SwiftProtobuf.
     if self.servings.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.servings, fieldNumber: 6)
     }
+    if !self.foodID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.foodID, fieldNumber: 7)
+    }
+    if self.grams.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.grams, fieldNumber: 8)
+    }
+    if !self.servingName.isEmpty {
+      try visitor.visitSingularStringField(value: self.servingName, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1239,6 +1268,9 @@ nonisolated extension Workout_V1_FoodItem: SwiftProtobuf.Message, SwiftProtobuf.
     if lhs.carbsG != rhs.carbsG {return false}
     if lhs.fatG != rhs.fatG {return false}
     if lhs.servings != rhs.servings {return false}
+    if lhs.foodID != rhs.foodID {return false}
+    if lhs.grams != rhs.grams {return false}
+    if lhs.servingName != rhs.servingName {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -18,6 +18,7 @@ package enum DeviceTokenScopes {
             MethodCatalog.weightProgress.number, MethodCatalog.summaries.number, MethodCatalog.achievements.number,
             MethodCatalog.changes.number, MethodCatalog.householdView.number, MethodCatalog.watch.number,
             MethodCatalog.export.number, MethodCatalog.getGoals.number, MethodCatalog.progress.number,
+            MethodCatalog.searchFoods.number, MethodCatalog.myFoods.number,
         ],
         .log: [
             MethodCatalog.logWorkout.number, MethodCatalog.updateWorkout.number, MethodCatalog.deleteWorkout.number,

@@ -114,6 +114,12 @@ package struct Router: Sendable {
         table.read(MethodCatalog.getGoals) { caller, request in try household.getGoals(caller, request) }
         table.write(MethodCatalog.setGoals) { caller, request in try await household.setGoals(caller, request) }
         table.read(MethodCatalog.progress) { caller, request in try household.progress(caller, request) }
+        // Foods
+        table.write(MethodCatalog.addFoods) { caller, request in try await household.addFoods(caller, request) }
+        table.write(MethodCatalog.updateFood) { caller, request in try await household.updateFood(caller, request) }
+        table.write(MethodCatalog.deleteFood) { caller, request in try await household.deleteFood(caller, request) }
+        table.read(MethodCatalog.searchFoods) { caller, request in try household.searchFoods(caller, request) }
+        table.read(MethodCatalog.myFoods) { caller, request in try household.myFoods(caller, request) }
         // Household
         table.read(MethodCatalog.householdView) { caller, _ in
             var response = Workout_V1_HouseholdViewResponse()
