@@ -1,3 +1,4 @@
+public import Foundation
 import WorkoutProtocol
 
 /// One food item of a meal. The figures are for the portion eaten (already multiplied by
@@ -14,8 +15,17 @@ public struct FoodItem: Sendable, Hashable, Codable {
     /// Fat in grams, 0...1,000.
     public var fatG: Double
     /// How many servings the portion was (0.01...100), or `nil` if not stated.
-    /// Informational only: the figures above already cover the whole portion.
+    /// Informational only: the figures above already cover the whole portion, unless the item
+    /// is logged from a library food (``foodID``), whose figures the server computes.
     public var servings: Double?
+    /// The library food the item is (to be) logged from, or `nil` for an item typed by hand.
+    /// Logged with ``grams`` or ``servings``, the server fills in the name (when empty) and the
+    /// figures from the food, and the stored item keeps that copy.
+    public var foodID: UUID?
+    /// The amount eaten in grams (0.1...5,000), or `nil` if not stated.
+    public var grams: Double?
+    /// With a food and ``servings``: the food's serving meant (`nil`: its first).
+    public var servingName: String?
 
     /// Creates a food item.
     ///
@@ -37,6 +47,33 @@ public struct FoodItem: Sendable, Hashable, Codable {
         self.fatG = fatG
         self.servings = servings
     }
+
+    /// An item to log from a library food, by weight; the server computes its figures.
+    ///
+    /// - Parameters:
+    ///   - food: The food's id.
+    ///   - grams: The amount eaten, 0.1...5,000 g.
+    ///   - name: The item's name, or `nil` for the food's.
+    public static func from(food: UUID, grams: Double, name: String? = nil) -> FoodItem {
+        var item = FoodItem(name: name ?? "", calories: 0)
+        item.foodID = food
+        item.grams = grams
+        return item
+    }
+
+    /// An item to log from a library food, by servings; the server computes its figures.
+    ///
+    /// - Parameters:
+    ///   - food: The food's id.
+    ///   - servings: How many servings, 0.01...100.
+    ///   - serving: The food's serving meant, or `nil` for its first.
+    ///   - name: The item's name, or `nil` for the food's.
+    public static func from(food: UUID, servings: Double, serving: String? = nil, name: String? = nil) -> FoodItem {
+        var item = FoodItem(name: name ?? "", calories: 0, servings: servings)
+        item.foodID = food
+        item.servingName = serving
+        return item
+    }
 }
 
 // MARK: Wire
@@ -50,6 +87,9 @@ extension FoodItem {
             name: wire.name, calories: wire.calories, proteinG: wire.proteinG, carbsG: wire.carbsG,
             fatG: wire.fatG, servings: wire.servings == 0 ? nil : wire.servings
         )
+        foodID = wire.foodID.isEmpty ? nil : UUID(wireBytes: wire.foodID)
+        grams = wire.grams == 0 ? nil : wire.grams
+        servingName = wire.servingName.isEmpty ? nil : wire.servingName
     }
 
     /// This food item as the wire message (`nil` servings as 0).
@@ -61,6 +101,9 @@ extension FoodItem {
         message.carbsG = carbsG
         message.fatG = fatG
         message.servings = servings ?? 0
+        message.foodID = foodID?.wireBytes ?? Data()
+        message.grams = grams ?? 0
+        message.servingName = servingName ?? ""
         return message
     }
 }

@@ -69,7 +69,10 @@ package enum RecordChecks {
             try RecordValidation.meal(
                 eatenAtMs: meal.eatenAt.wireMilliseconds, name: meal.name, timeZone: meal.timeZone ?? "",
                 items: meal.items.map {
-                    FoodItemFields(name: $0.name, calories: $0.calories, proteinG: $0.proteinG, carbsG: $0.carbsG, fatG: $0.fatG, servings: $0.servings ?? 0)
+                    // An item from a library food: its name and figures are the server's to fill in.
+                    $0.foodID != nil
+                        ? FoodItemFields(name: $0.name.isEmpty ? "-" : $0.name, calories: 0, proteinG: 0, carbsG: 0, fatG: 0, servings: 0)
+                        : FoodItemFields(name: $0.name, calories: $0.calories, proteinG: $0.proteinG, carbsG: $0.carbsG, fatG: $0.fatG, servings: $0.servings ?? 0)
                 },
                 names: names, now: now)
         case .weight(let entry):

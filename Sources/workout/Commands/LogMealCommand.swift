@@ -11,6 +11,9 @@ struct LogMealCommand: AsyncParsableCommand {
         discussion: """
             Each --item is name:calories or name:calories:protein:carbs:fat (grams), e.g.
               workout log meal --type breakfast --item oats:380:13:60:7 --item banana:105
+            Each --food is a food of the household's library and an amount: NAME=150g, NAME=2x \
+            (servings) or NAME=2 slice; the server computes its figures from the food, e.g.
+              workout log meal --type lunch --food "greek yogurt=170g" --food "rye bread=2 slice"
             """)
 
     @Option(name: .customLong("type"), help: ArgumentHelp(
@@ -24,6 +27,11 @@ struct LogMealCommand: AsyncParsableCommand {
         "A food item, name:calories[:protein:carbs:fat]; repeat for each.", valueName: "item"),
         transform: FoodItemArgument.parse)
     var items: [FoodItem] = []
+
+    @Option(name: .customLong("food"), help: ArgumentHelp(
+        "A food of the library and an amount: NAME=150g, NAME=2x or NAME=2 slice; repeat for each.", valueName: "food=amount"),
+        transform: FoodAmountArgument.parse)
+    var foods: [FoodAmountArgument] = []
 
     @Option(help: TimeHelp.at, transform: TimeArgument.init(parsing:))
     var at: TimeArgument?
@@ -47,10 +55,24 @@ struct LogMealCommand: AsyncParsableCommand {
         let member = await session.memberZone()
         let zone = member.zone
         let now = Date()
+        // Foods of the library are looked up now: the server needs their ids.
+        var fromLibrary: [FoodItem] = []
+        for food in foods {
+            let query = food.query
+            let matches = try await session.run("look up foods") { client throws(WorkoutError) in try await client.searchFoods(query, limit: 50).foods }
+            fromLibrary.append(food.item(from: try food.resolve(in: matches)))
+        }
         let meal = Meal(
             mealType: mealType, eatenAt: at?.resolve(now: now, in: zone) ?? now, timeZone: member.identifier,
-            name: name, items: items)
-        let delivered = try await session.deliver(.logMeal(meal), action: "log meals")
+            name: name, items: items + fromLibrary)
+        // A refusal of an item from the library names its --food.
+        var fieldOptions: [String: String] = [:]
+        for index in fromLibrary.indices {
+            for field in ["food_id", "grams", "servings", "serving_name", "name"] {
+                fieldOptions["meal.items[\(items.count + index)].\(field)"] = "--food #\(index + 1)"
+            }
+        }
+        let delivered = try await session.deliver(.logMeal(meal), action: "log meals", fieldOptions: fieldOptions)
         guard case .sent(.loggedMeal(let logged)) = delivered.delivery else {
             if case .queued(let queued, let reason) = delivered.delivery {
                 try delivered.printQueued(queued, reason: reason, json: output.json, noun: "meal (\(meal.mealType.rawValue), \(Format.count(meal.items.count, "item")))", zone: member)

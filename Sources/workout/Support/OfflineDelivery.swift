@@ -117,7 +117,7 @@ extension SignedInSession {
     /// - Returns: Where it went.
     /// - Throws: ``CLIError``: the server's refusal of a write sent directly; the outbox's errors
     ///   (full, in use, another account's).
-    func deliver(_ write: PendingWrite, action: String) async throws(CLIError) -> OfflineDelivery {
+    func deliver(_ write: PendingWrite, action: String, fieldOptions: [String: String] = [:]) async throws(CLIError) -> OfflineDelivery {
         let outbox: Outbox
         do {
             outbox = try MemberOutbox.openOutbox(for: credentials, in: store)
@@ -125,7 +125,7 @@ extension SignedInSession {
             // The outbox waits for another account: this write goes to the server or fails, never
             // into that outbox.
             Output.message("workout: note: \(error.message)")
-            let answer = try await run(action) { client throws(WorkoutError) in try await client.send(write) }
+            let answer = try await run(action, fieldOptions: fieldOptions) { client throws(WorkoutError) in try await client.send(write) }
             return OfflineDelivery(delivery: .sent(answer), pending: 0, server: address.description)
         } catch {
             throw MemberOutbox.cliError(error)
@@ -137,7 +137,7 @@ extension SignedInSession {
         } catch where error.message.hasPrefix("the outbox") {
             throw CLIError(ExitStatus.forStatus(error.code), error.message)
         } catch {
-            throw CLIError(error, context: .init(server: address.description, action: action))
+            throw CLIError(error, context: .init(server: address.description, action: action, fieldOptions: fieldOptions))
         }
     }
 }
