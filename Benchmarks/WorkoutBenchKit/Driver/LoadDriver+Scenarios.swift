@@ -83,6 +83,16 @@ extension LoadDriver {
                     try connection.startCall(method: MethodCatalog.mealsOfDay.number, body: $0, purpose: .load, sentAt: sentAt)
                 }
             }
+        case .progress:
+            let day = Int(random.next(below: UInt64(bodies.progressOfDay.count)))
+            try bodies.progressOfDay[day].withUnsafeBytes {
+                try connection.startCall(method: MethodCatalog.progress.number, body: $0, purpose: .load, sentAt: sentAt)
+            }
+        case .foodSearch:
+            let query = Int(random.next(below: UInt64(bodies.foodSearches.count)))
+            try bodies.foodSearches[query].withUnsafeBytes {
+                try connection.startCall(method: MethodCatalog.searchFoods.number, body: $0, purpose: .load, sentAt: sentAt)
+            }
         case .history:
             try bodies.historyPage.withUnsafeBytes {
                 try connection.startCall(method: MethodCatalog.workoutHistory.number, body: $0, purpose: .load, sentAt: sentAt)
@@ -117,7 +127,7 @@ extension LoadDriver {
     @inline(__always)
     func loadCallAnswered(_ answer: LoadConnection.Answer, on connection: LoadConnection, now: UInt64) throws {
         switch settings.scenario {
-        case .logWeight, .logWorkout, .mealsDay, .history:
+        case .logWeight, .logWorkout, .mealsDay, .history, .progress, .foodSearch:
             count(answer, latency: now &- answer.call.sentAt, now: now)
             if rateInterval > 0 {
                 try issueDue(connection, now: now)

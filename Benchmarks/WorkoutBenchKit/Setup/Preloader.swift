@@ -94,6 +94,19 @@ package struct Preloader: Sendable {
         }
         let result = totals.withLock { $0 }
         if let failure = result.failure { throw failure }
+        // Goals for every member from the first day (what Goals.Progress judges), and the food
+        // library (what Foods.SearchFoods searches), added by the first member.
+        var goals = Workout_V1_Goals()
+        goals.energyKcal = 2_200
+        goals.protein.percentOfEnergy = 20
+        goals.dailySteps = 8_000
+        goals.weeklyActiveMinutes = 150
+        goals.weeklyWorkouts = 4
+        for id in ids { try store.seedGoalsLocally(for: id, goals, from: plan.firstDay) }
+        if let first = ids.first {
+            _ = try store.addFoodsLocally((0..<FoodLibraryPlan.foods).map(FoodLibraryPlan.food), addedBy: first)
+        }
+        progress("set every member's goals and added \(FoodLibraryPlan.foods) foods to the library")
         return Summary(seconds: Date().timeIntervalSince(started), records: result.records, commits: result.commits)
     }
 }

@@ -9,6 +9,10 @@ package struct RequestBodies: Sendable {
     package let mealsOfDay: [[UInt8]]
     /// `MealsOfDayRequest` for today.
     package let mealsToday: [UInt8]
+    /// `ProgressRequest` for each preloaded day (today when none), in day order.
+    package let progressOfDay: [[UInt8]]
+    /// `SearchFoodsRequest` for each query of ``FoodLibraryPlan/queries``.
+    package let foodSearches: [[UInt8]]
     /// `WorkoutHistoryRequest` for the newest page of 20.
     package let historyPage: [UInt8]
     /// `LogWeightRequest`.
@@ -39,6 +43,17 @@ package struct RequestBodies: Sendable {
         var today = Workout_V1_MealsOfDayRequest()
         today.day = plan.today.wire
         mealsToday = try today.serializedBytes()
+        progressOfDay = try (plan.days > 0 ? (0..<plan.days).map(plan.day) : [plan.today]).map { day in
+            var request = Workout_V1_ProgressRequest()
+            request.day = day.wire
+            return try request.serializedBytes()
+        }
+        foodSearches = try FoodLibraryPlan.queries.map { query in
+            var request = Workout_V1_SearchFoodsRequest()
+            request.query = query
+            request.pageSize = 20
+            return try request.serializedBytes()
+        }
         var history = Workout_V1_WorkoutHistoryRequest()
         history.pageSize = 20
         historyPage = try history.serializedBytes()

@@ -13,6 +13,10 @@ package enum Scenario: String, CaseIterable, Sendable, Hashable {
     case household
     /// Connection churn: connect, handshake, log in (or resume), close.
     case connect
+    /// Goals.Progress: a random preloaded day's and its week's progress and the weight trend.
+    case progress
+    /// Foods.SearchFoods: a three-letter word prefix over a library of 5,000 foods.
+    case foodSearch = "food-search"
 
     /// One line on what the scenario measures, for `--help` and the report.
     package var summary: String {
@@ -23,6 +27,8 @@ package enum Scenario: String, CaseIterable, Sendable, Hashable {
         case .history: "Queries.WorkoutHistory, newest page of 20"
         case .household: "an app opening: resume, profile, today's meals, last workouts, then 3 logs"
         case .connect: "connect + handshake + log in (or resume) + close"
+        case .progress: "Goals.Progress of a random preloaded day (its week, the weight trend)"
+        case .foodSearch: "Foods.SearchFoods, a word prefix over 5,000 foods"
         }
     }
 
@@ -31,7 +37,7 @@ package enum Scenario: String, CaseIterable, Sendable, Hashable {
     /// (`household`, `connect`).
     package var isRequestLoop: Bool {
         switch self {
-        case .logWeight, .logWorkout, .mealsDay, .history: true
+        case .logWeight, .logWorkout, .mealsDay, .history, .progress, .foodSearch: true
         case .household, .connect: false
         }
     }

@@ -20,6 +20,13 @@ public struct HouseholdMember: Sendable, Hashable, Codable, Identifiable {
     public var totalWorkouts: Int
     /// Whether this is the member who asked.
     public var isYou: Bool
+    /// Whether the member is under 18: shown by activity only, their weight charts hidden
+    /// from the household.
+    public var isChild: Bool = false
+    /// Active minutes this ISO week, Monday to today.
+    public var activeMinutesThisWeek: Int = 0
+    /// Days this week, up to today, the member met their daily steps goal.
+    public var stepsGoalDaysThisWeek: Int = 0
 
     /// Creates leaderboard figures (the server makes them; this is for previews and tests).
     ///
@@ -59,5 +66,8 @@ extension HouseholdMember {
             points: Int(clamping: wire.points), currentStreakDays: Int(wire.currentStreakDays),
             longestStreakDays: Int(wire.longestStreakDays), totalWorkouts: Int(wire.totalWorkouts), isYou: wire.isYou
         )
+        isChild = wire.child
+        activeMinutesThisWeek = Int(wire.activeMinutesThisWeek)
+        stepsGoalDaysThisWeek = Int(wire.stepsGoalDaysThisWeek)
     }
 }

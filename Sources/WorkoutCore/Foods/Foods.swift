@@ -20,6 +20,16 @@ extension HouseholdStore {
     /// - Throws: ``DomainError`` `invalidArgument` naming the field (`foods[2].barcode`),
     ///   `alreadyExists` for an id stored with other content or a barcode another food has.
     package func addFoods(_ caller: Caller, _ request: Workout_V1_AddFoodsRequest) async throws -> Workout_V1_AddFoodsResponse {
+        let foods = try validatedFoods(request)
+        let now = clock.nowMilliseconds()
+        return try await write { [self] txn in
+            _ = try authorize(caller, in: txn, now: now)
+            return try storeFoods(foods, addedBy: caller.userID, now: now, in: &txn)
+        }
+    }
+
+    /// The foods of an AddFoods request, each checked, ids and barcodes distinct.
+    func validatedFoods(_ request: Workout_V1_AddFoodsRequest) throws -> [(id: UUID, food: Workout_V1_Food)] {
         guard (1...FoodLimits.mostFoodsPerCall).contains(request.foods.count) else {
             throw DomainError.invalid("foods", "foods must hold 1 to \(FoodLimits.mostFoodsPerCall) foods (got \(request.foods.count))")
         }
@@ -39,31 +49,34 @@ extension HouseholdStore {
             }
             foods.append(checked)
         }
-        let now = clock.nowMilliseconds()
-        let requested = foods
-        return try await write { [self] txn in
-            _ = try authorize(caller, in: txn, now: now)
-            var response = Workout_V1_AddFoodsResponse()
-            for (index, (id, food)) in requested.enumerated() {
-                if let existing = try txn.get(id, from: tables.foods.table) {
-                    guard sameFood(existing, food) else {
-                        throw DomainError.alreadyExists("a different food with this id exists", field: "foods[\(index)].id")
-                    }
-                    response.replayed += 1
-                    response.foods.append(try answered(existing, id: id, in: txn))
-                    continue
+        return foods
+    }
+
+    /// Stores checked foods as `user` added them (a food already stored with the same content
+    /// is answered as stored).
+    func storeFoods(
+        _ foods: [(id: UUID, food: Workout_V1_Food)], addedBy user: UUID, now: Int64, in txn: inout WriteTransaction
+    ) throws -> Workout_V1_AddFoodsResponse {
+        var response = Workout_V1_AddFoodsResponse()
+        for (index, (id, food)) in foods.enumerated() {
+            if let existing = try txn.get(id, from: tables.foods.table) {
+                guard sameFood(existing, food) else {
+                    throw DomainError.alreadyExists("a different food with this id exists", field: "foods[\(index)].id")
                 }
-                try refuseTakenBarcode(food.barcode, by: id, field: "foods[\(index)].barcode", in: txn)
-                var stored = food
-                stored.addedBy = caller.userID.data
-                stored.createdAtMs = now
-                stored.updatedAtMs = now
-                stored.revision = 1
-                _ = try txn.put(stored, forKey: id, in: tables.foods)
-                response.foods.append(stored)
+                response.replayed += 1
+                response.foods.append(try answered(existing, id: id, in: txn))
+                continue
             }
-            return response
+            try refuseTakenBarcode(food.barcode, by: id, field: "foods[\(index)].barcode", in: txn)
+            var stored = food
+            stored.addedBy = user.data
+            stored.createdAtMs = now
+            stored.updatedAtMs = now
+            stored.revision = 1
+            _ = try txn.put(stored, forKey: id, in: tables.foods)
+            response.foods.append(stored)
         }
+        return response
     }
 
     /// Replaces a food's fields. Meals logged from it keep their own copies.
@@ -144,7 +157,9 @@ extension HouseholdStore {
                 }
                 let id = try UUID(decodingKey: value)
                 guard found[id] == nil, let food = try txn.get(id, from: tables.foods.table) else { return .take }
-                if FoodWords.matches(query: words, words: FoodWords.indexWords(name: food.name, brand: food.brand)) {
+                // The entry's word starts with the narrowest query word; the others are checked
+                // against the food's words (a one-word query needs no check).
+                if words.count == 1 || FoodWords.matches(query: words, words: FoodWords.indexWords(name: food.name, brand: food.brand)) {
                     found[id] = food
                 }
                 return .take

@@ -133,6 +133,25 @@ extension HouseholdStore {
         }
     }
 
+    /// A member's activity this ISO week (Monday to today in their zone): active minutes, and
+    /// the days their daily steps goal was met. For the household board.
+    func weekActivity(
+        of member: UUID, user: Workout_Store_V1_StoredUser, now: Int64, in txn: borrowing some TransactionReading & ~Copyable
+    ) throws -> (minutes: UInt32, stepsGoalDays: UInt32) {
+        let today = LocalDay.containing(instant: now, in: zone(of: user))
+        let week = today.isoWeekStart...today
+        let figures = try dayFigures(of: member, days: week, in: txn)
+        let seconds = figures.values.reduce(UInt64(0)) { $0 + UInt64($1.activeSeconds) }
+        let history = try goalHistory(of: member, covering: week, in: txn)
+        var met: UInt32 = 0
+        var day = week.lowerBound
+        while day <= today {
+            if let target = history.goals(on: day).dailySteps, (figures[day]?.steps ?? 0) >= target { met += 1 }
+            day = day.adding(days: 1)
+        }
+        return (UInt32(clamping: seconds / 60), met)
+    }
+
     /// The entries that decide the goals of `days`: the newest at or before the first day, and
     /// every one within.
     private func goalHistory(

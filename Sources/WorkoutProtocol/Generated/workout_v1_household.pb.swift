@@ -85,6 +85,17 @@ package nonisolated struct Workout_V1_HouseholdMember: Sendable {
   /// True for the caller.
   package var isYou: Bool = false
 
+  /// True for a member under 18 (PROTOCOL.md "Children"): the board shows
+  /// them by activity only, as it shows everyone (it carries no calorie or
+  /// weight figure), and apps hide their weight charts from the household.
+  package var child: Bool = false
+
+  /// Active minutes this ISO week (Monday to today, in the member's zone).
+  package var activeMinutesThisWeek: UInt32 = 0
+
+  /// Days this week, up to today, the member met their daily steps goal.
+  package var stepsGoalDaysThisWeek: UInt32 = 0
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -145,7 +156,7 @@ nonisolated extension Workout_V1_HouseholdViewResponse: SwiftProtobuf.Message, S
 
 nonisolated extension Workout_V1_HouseholdMember: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".HouseholdMember"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}display_name\0\u{1}level\0\u{1}points\0\u{3}current_streak_days\0\u{3}longest_streak_days\0\u{3}total_workouts\0\u{3}is_you\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}display_name\0\u{1}level\0\u{1}points\0\u{3}current_streak_days\0\u{3}longest_streak_days\0\u{3}total_workouts\0\u{3}is_you\0\u{1}child\0\u{3}active_minutes_this_week\0\u{3}steps_goal_days_this_week\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -161,6 +172,9 @@ nonisolated extension Workout_V1_HouseholdMember: SwiftProtobuf.Message, SwiftPr
       case 6: try { try decoder.decodeSingularUInt32Field(value: &self.longestStreakDays) }()
       case 7: try { try decoder.decodeSingularUInt32Field(value: &self.totalWorkouts) }()
       case 8: try { try decoder.decodeSingularBoolField(value: &self.isYou) }()
+      case 9: try { try decoder.decodeSingularBoolField(value: &self.child) }()
+      case 10: try { try decoder.decodeSingularUInt32Field(value: &self.activeMinutesThisWeek) }()
+      case 11: try { try decoder.decodeSingularUInt32Field(value: &self.stepsGoalDaysThisWeek) }()
       default: break
       }
     }
@@ -191,6 +205,15 @@ nonisolated extension Workout_V1_HouseholdMember: SwiftProtobuf.Message, SwiftPr
     if self.isYou != false {
       try visitor.visitSingularBoolField(value: self.isYou, fieldNumber: 8)
     }
+    if self.child != false {
+      try visitor.visitSingularBoolField(value: self.child, fieldNumber: 9)
+    }
+    if self.activeMinutesThisWeek != 0 {
+      try visitor.visitSingularUInt32Field(value: self.activeMinutesThisWeek, fieldNumber: 10)
+    }
+    if self.stepsGoalDaysThisWeek != 0 {
+      try visitor.visitSingularUInt32Field(value: self.stepsGoalDaysThisWeek, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -203,6 +226,9 @@ nonisolated extension Workout_V1_HouseholdMember: SwiftProtobuf.Message, SwiftPr
     if lhs.longestStreakDays != rhs.longestStreakDays {return false}
     if lhs.totalWorkouts != rhs.totalWorkouts {return false}
     if lhs.isYou != rhs.isYou {return false}
+    if lhs.child != rhs.child {return false}
+    if lhs.activeMinutesThisWeek != rhs.activeMinutesThisWeek {return false}
+    if lhs.stepsGoalDaysThisWeek != rhs.stepsGoalDaysThisWeek {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -37,13 +37,14 @@ struct HouseholdCommand: AsyncParsableCommand {
         let ranked = members.sorted { ($0.points, $1.displayName) > ($1.points, $0.displayName) }
         var table = Table([
             .init("#", .right), .init("Member"), .init("Level", .right), .init("Points", .right), .init("Streak", .right),
-            .init("Longest", .right), .init("Workouts", .right),
+            .init("Longest", .right), .init("Workouts", .right), .init("Active this week", .right), .init("Steps goal", .right),
         ])
         for (index, member) in ranked.enumerated() {
             table.append([
                 String(index + 1), member.displayName + (member.isYou ? " (you)" : ""), String(member.level),
                 Format.grouped(member.points), Format.count(member.currentStreakDays, "day"),
                 Format.count(member.longestStreakDays, "day"), String(member.totalWorkouts),
+                "\(Format.grouped(member.activeMinutesThisWeek)) min", Format.count(member.stepsGoalDaysThisWeek, "day"),
             ])
         }
         return table.render()

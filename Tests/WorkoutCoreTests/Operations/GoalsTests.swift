@@ -5,6 +5,7 @@
 
 import Foundation
 import Storage
+import SwiftProtobuf
 import Testing
 import TestSupport
 import WorkoutCore
@@ -200,6 +201,33 @@ struct GoalsTests {
             await expectDomainError(.permissionDenied) { try await Self.setGoals(store, owner, memberID: adult.userID) { $0.dailySteps = 1_000 } }
             ofAdult.memberID = newID()
             await expectDomainError(.notFound) { try store.getGoals(owner.caller, ofAdult) }
+        }
+    }
+
+    @Test("The household board marks a member under 18 and shows everyone by activity: this week's minutes and steps-goal days")
+    func householdBoard() async throws {
+        try await withHousehold(now: Self.afterFallBack, ownerZone: "UTC") { household in
+            let store = household.store
+            let owner = household.owner
+            let child = try await household.addMember("Lena", timeZone: "UTC", share: true)
+            var profile = Workout_V1_UpdateProfileRequest()
+            profile.age = 14
+            _ = try await store.updateProfile(child.caller, profile)
+            _ = try await Self.setGoals(store, child, from: Self.day(2026, 10, 26)) { $0.dailySteps = 9_000 }
+            // Monday 26 and Tuesday 27 October met, Wednesday (today) not yet; last Sunday's is another week.
+            for (day, steps) in [(26, UInt32(9_500)), (27, 12_000), (28, 3_000)] {
+                try await store.report(child, stepsReport(day: Self.day(2026, 10, Int32(day)), source: "phone", steps: steps, reportedAt: Self.afterFallBack - 60_000))
+            }
+            try await store.log(child, workout(at: Self.afterFallBack - 86_400_000, seconds: 2_700))
+            try await store.log(child, workout(at: Self.afterFallBack - 4 * 86_400_000, seconds: 600))
+            let board = try store.householdView(owner.caller)
+            let lena = try #require(board.first { $0.userID == child.userID.data })
+            #expect(lena.child && lena.activeMinutesThisWeek == 45 && lena.stepsGoalDaysThisWeek == 2)
+            let olga = try #require(board.first { $0.isYou })
+            #expect(!olga.child && olga.activeMinutesThisWeek == 0 && olga.stepsGoalDaysThisWeek == 0)
+            // The board carries no calorie or weight figure for anyone: every field is activity.
+            let fields = try lena.jsonString().lowercased()
+            #expect(!fields.contains("calor") && !fields.contains("weight") && !fields.contains("kcal"), "\(fields)")
         }
     }
 
