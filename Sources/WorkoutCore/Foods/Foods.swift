@@ -125,7 +125,9 @@ extension HouseholdStore {
     }
 
     /// Foods whose name or brand has a word starting with each query word (or, for a query of
-    /// 8 to 14 digits, the food with that barcode): the caller's most logged first, then by name.
+    /// 8 to 14 digits, the food with that barcode): the caller's most logged first, then by name
+    /// (lower-cased, in Unicode order). The candidates and their names come from the word index;
+    /// only the foods answered are read.
     package func searchFoods(_ caller: Caller, _ request: Workout_V1_SearchFoodsRequest) throws -> Workout_V1_SearchFoodsResponse {
         try Bounds.text(request.query, field: "query", bytes: FoodLimits.queryBytes)
         let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 50, defaultSize: 20)
@@ -139,42 +141,46 @@ extension HouseholdStore {
         let now = clock.nowMilliseconds()
         return try store.read { txn in
             _ = try authorize(caller, in: txn, now: now)
-            var found: [UUID: Workout_V1_Food] = [:]
+            // Candidates with the (lower-cased) name they rank by, read from the index alone.
+            var found: [UUID: String] = [:]
             let trimmed = request.query.trimmingCharacters(in: .whitespaces)
             if Barcode.lengths.contains(trimmed.utf8.count), trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
                let id = try txn.get(trimmed, fromIndex: tables.foodsByBarcode), let food = try txn.get(id, from: tables.foods.table) {
-                found[id] = food
+                found[id] = food.name.lowercased()
             }
             // The longest word narrows most; the others are checked on each candidate.
             let narrowest = words.max { $0.utf8.count < $1.utf8.count }!
             var scanned = 0
             var cutShort = false
-            _ = try txn.scanRawPage(tables.foodWords.database, ScanRequest(range: FoodWordKey.range(wordsStartingWith: narrowest))) { _, value in
+            _ = try txn.scanRawPage(tables.foodWords.database, ScanRequest(range: FoodWordKey.range(wordsStartingWith: narrowest))) { key, _ in
                 scanned += 1
                 guard found.count < Self.searchCandidates, scanned <= Self.searchedWordEntries else {
                     cutShort = true
                     return scanned == 1 ? .take : .stop
                 }
-                let id = try UUID(decodingKey: value)
-                guard found[id] == nil, let food = try txn.get(id, from: tables.foods.table) else { return .take }
+                let entry = try FoodWordKey(decodingKey: key)
+                guard found[entry.food] == nil else { return .take }
                 // The entry's word starts with the narrowest query word; the others are checked
-                // against the food's words (a one-word query needs no check).
-                if words.count == 1 || FoodWords.matches(query: words, words: FoodWords.indexWords(name: food.name, brand: food.brand)) {
-                    found[id] = food
+                // against the food's words (a one-word query needs no check, nor the food).
+                if words.count > 1 {
+                    guard let food = try txn.get(entry.food, from: tables.foods.table),
+                          FoodWords.matches(query: words, words: FoodWords.indexWords(name: food.name, brand: food.brand)) else { return .take }
                 }
+                found[entry.food] = entry.name
                 return .take
             }
-            let counts = try Dictionary(uniqueKeysWithValues: found.keys.map { id in
-                (id, try txn.get(UserRecordKey(user: caller.userID, id: id), from: tables.foodUses.table)?.timesLogged ?? 0)
-            })
-            let ranked = found.sorted { a, b in
-                let (countA, countB) = (counts[a.key] ?? 0, counts[b.key] ?? 0)
-                if countA != countB { return countA > countB }
-                if a.value.name != b.value.name { return a.value.name.localizedStandardCompare(b.value.name) == .orderedAscending }
-                return a.key.bytes.lexicographicallyPrecedes(b.key.bytes)
+            let ranked = try found.map { id, name in
+                (id: id, name: name, count: try txn.get(UserRecordKey(user: caller.userID, id: id), from: tables.foodUses.table)?.timesLogged ?? 0)
+            }.sorted { a, b in
+                if a.count != b.count { return a.count > b.count }
+                if a.name != b.name { return a.name < b.name }
+                return a.id.bytes.lexicographicallyPrecedes(b.id.bytes)
             }
             var response = Workout_V1_SearchFoodsResponse()
-            response.foods = try ranked.prefix(size).map { try answered($0.value, id: $0.key, in: txn) }
+            for candidate in ranked.prefix(size) {
+                guard let food = try txn.get(candidate.id, from: tables.foods.table) else { continue }
+                response.foods.append(try answered(food, id: candidate.id, in: txn))
+            }
             response.more = ranked.count > size || cutShort
             return response
         }

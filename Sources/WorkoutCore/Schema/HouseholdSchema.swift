@@ -71,7 +71,7 @@ package struct HouseholdSchema: Sendable {
     package let goals: Table<UserDayKey, Workout_V1_GoalsEntry>
     /// The household's food library by food id, with its word and barcode indexes.
     package let foods: IndexedTable<UUID, Workout_V1_Food>
-    /// `(word, food)` for every word of a food's name and brand.
+    /// `(word, name, food)` for every word of a food's name and brand.
     package let foodWords: SecondaryIndex<FoodWordKey, UUID, Workout_V1_Food>
     /// Barcode → food id (one food per barcode).
     package let foodsByBarcode: SecondaryIndex<String, UUID, Workout_V1_Food>
@@ -117,7 +117,8 @@ package struct HouseholdSchema: Sendable {
         tombstones = try store.table("tombstones")
         goals = try store.table("goals")
         foodWords = SecondaryIndex(database: try store.database("food_words")) { id, food in
-            FoodWords.indexWords(name: food.name, brand: food.brand).map { FoodWordKey(word: $0, food: id) }
+            let name = food.name.lowercased()
+            return FoodWords.indexWords(name: food.name, brand: food.brand).map { FoodWordKey(word: $0, name: name, food: id) }
         }
         foodsByBarcode = SecondaryIndex(database: try store.database("foods_by_barcode")) { _, food in
             food.barcode.isEmpty ? [] : [food.barcode]

@@ -200,24 +200,29 @@ package struct DigestKey: OrderedKeyCodable, Hashable {
 /// `(user, id)` where the id names a session or invite; used by the per-user indexes.
 package typealias UserItemKey = UserRecordKey
 
-/// `(word, food id)`: the food library's word index, one entry per word of a food's name and
-/// brand. A search scans the entries whose word starts with a query word.
+/// `(word, name, food id)`: the food library's word index, one entry per word of a food's name
+/// and brand, with the food's name lower-cased, so a search reads the names it ranks by from
+/// the index without reading the foods.
 package struct FoodWordKey: OrderedKeyCodable, Hashable {
     package var word: String
+    package var name: String
     package var food: UUID
 
-    package init(word: String, food: UUID) {
+    package init(word: String, name: String, food: UUID) {
         self.word = word
+        self.name = name
         self.food = food
     }
 
     package func encode(into key: inout OrderedKey) {
         key.append(word)
+        key.append(name)
         key.append(food)
     }
 
     package init(reading reader: inout OrderedKeyReader) throws {
         word = try reader.read()
+        name = try reader.read()
         food = try reader.read()
     }
 
