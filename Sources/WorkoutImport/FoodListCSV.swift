@@ -2,7 +2,7 @@ public import Foundation
 public import WorkoutClient
 
 /// A food list in a CSV file (a household's own spreadsheet, or one exported from another
-/// app) read into library foods for ``WorkoutClient/addFoods(_:)``.
+/// app) read into library foods for `WorkoutClient.addFoods(_:)`.
 ///
 /// The first row names the columns, in any order and case: `name` (required), `brand`,
 /// `barcode`, `kcal` (or `calories`; required), `protein`, `carbs`, `fat` (all per 100 g) and
