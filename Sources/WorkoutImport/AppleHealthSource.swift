@@ -11,7 +11,9 @@ import FoundationXML
 /// * `<Workout>`: its activity type through `HealthWorkoutTypes`, duration, energy (the
 ///   `totalEnergyBurned` attribute, or in newer exports the `<WorkoutStatistics>` of active
 ///   energy), start, and the zone of its `HKTimeZone` metadata when it has one (else the zone
-///   of the offset the export wrote its time in).
+///   of the offset the export wrote its time in); its distance (`totalDistance`, or the
+///   statistics of a distance type), average and highest heart rate and steps (statistics),
+///   and elevation climbed (`HKElevationAscended` metadata), each when present and in bounds.
 /// * `HKQuantityTypeIdentifierBodyMass` records: weigh-ins (kg, lb, g, st).
 /// * `HKQuantityTypeIdentifierStepCount` samples: summed per source and local day into one
 ///   steps report each, as `ReportSteps` keeps them — the phone's and the watch's counts stay
@@ -168,6 +170,14 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
         var line: Int
         var timeZone: String?
         var statisticsEnergy: (value: Double, unit: String)?
+        /// Distance from a `<WorkoutStatistics>` of a distance type, metres.
+        var statisticsDistance: Double?
+        /// Heart rate from `<WorkoutStatistics>` of HeartRate: average and maximum, a minute.
+        var heartRate: (average: Double?, maximum: Double?)?
+        /// Steps from a `<WorkoutStatistics>` of StepCount.
+        var statisticsSteps: Double?
+        /// Elevation climbed from the `HKElevationAscended` metadata, metres.
+        var elevation: Double?
     }
 
     /// A dietary record being read (its children may name the food and the meal).
@@ -265,11 +275,24 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
         case "MetadataEntry":
             guard let key = attributes["key"], let value = attributes["value"] else { return }
             if workout != nil, key == "HKTimeZone" { workout?.timeZone = value }
+            if workout != nil, key == "HKElevationAscended" { workout?.elevation = HealthUnits.metres(quantity: value) }
             if dietary != nil { dietary?.metadata[key] = value }
         case "WorkoutStatistics":
-            if workout != nil, attributes["type"] == "HKQuantityTypeIdentifierActiveEnergyBurned",
-               let sum = attributes["sum"].flatMap(Double.init) {
-                workout?.statisticsEnergy = (sum, attributes["unit"] ?? "kcal")
+            guard workout != nil, let type = attributes["type"] else { return }
+            let sum = attributes["sum"].flatMap(Double.init)
+            switch type {
+            case "HKQuantityTypeIdentifierActiveEnergyBurned":
+                if let sum { workout?.statisticsEnergy = (sum, attributes["unit"] ?? "kcal") }
+            case "HKQuantityTypeIdentifierDistanceWalkingRunning", "HKQuantityTypeIdentifierDistanceCycling",
+                 "HKQuantityTypeIdentifierDistanceSwimming", "HKQuantityTypeIdentifierDistanceWheelchair",
+                 "HKQuantityTypeIdentifierDistanceDownhillSnowSports":
+                if let sum, let metres = HealthUnits.metres(sum, unit: attributes["unit"] ?? "km") { workout?.statisticsDistance = metres }
+            case "HKQuantityTypeIdentifierHeartRate":
+                workout?.heartRate = (attributes["average"].flatMap(Double.init), attributes["maximum"].flatMap(Double.init))
+            case "HKQuantityTypeIdentifierStepCount":
+                if let sum { workout?.statisticsSteps = sum }
+            default:
+                break
             }
         default:
             break
@@ -331,11 +354,28 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
         let id = ImportRecordID.derived(
             namespace: ImportRecordID.appleHealth,
             name: "workout|\(activity)|\(source)|\(startText)|\(attributes["endDate"] ?? "")")
-        let record = ImportRecord.workout(Workout(
+        var imported = Workout(
             id: id, type: type, durationSeconds: Int(seconds.rounded()), caloriesBurned: (kcal * 10).rounded() / 10,
             performedAt: start.date, timeZone: zone,
-            notes: source.isEmpty ? "Apple Health" : String(decoding: Array("Apple Health: \(source)".utf8.prefix(1_000)), as: UTF8.self)))
-        deliver(record, line: pending.line)
+            notes: source.isEmpty ? "Apple Health" : String(decoding: Array("Apple Health: \(source)".utf8.prefix(1_000)), as: UTF8.self))
+        // The detail the export has (the `totalDistance` attribute, or the distance statistics of
+        // newer exports; heart rate, steps, the elevation metadata); a figure out of the server's
+        // bounds is left out rather than the workout.
+        let distance = attributes["totalDistance"].flatMap(Double.init).flatMap { HealthUnits.metres($0, unit: attributes["totalDistanceUnit"] ?? "km") }
+            ?? pending.statisticsDistance
+        if let distance, RecordLimits.workoutDistanceMetres.contains(distance.rounded()) { imported.distanceM = distance.rounded() }
+        if let elevation = pending.elevation, RecordLimits.workoutElevationMetres.contains(elevation) { imported.elevationGainM = (elevation * 10).rounded() / 10 }
+        if let average = pending.heartRate?.average, average.isFinite, RecordLimits.workoutHeartRate.contains(Int(average.rounded())) {
+            imported.averageHeartRate = Int(average.rounded())
+        }
+        if let maximum = pending.heartRate?.maximum, maximum.isFinite, RecordLimits.workoutHeartRate.contains(Int(maximum.rounded())),
+           Int(maximum.rounded()) >= imported.averageHeartRate ?? 0 {
+            imported.maxHeartRate = Int(maximum.rounded())
+        }
+        if let steps = pending.statisticsSteps, steps.isFinite, steps >= 1, RecordLimits.workoutSteps.contains(Int(steps.rounded())) {
+            imported.steps = Int(steps.rounded())
+        }
+        deliver(.workout(imported), line: pending.line)
     }
 
     private func weight(_ attributes: [String: String]) {

@@ -54,10 +54,16 @@ struct ExportCSVSource: ImportSource {
             do {
                 switch kind {
                 case "workout":
-                    let workout = Workout(
+                    var workout = Workout(
                         id: try cells.id("id"), type: cells["type"], durationSeconds: try cells.integer("duration_seconds"),
                         caloriesBurned: try cells.number("calories", default: 0), exercisesCompleted: try cells.integer("exercises", default: 0),
                         performedAt: try cells.time("time", zone: Self.utc), timeZone: cells.optional("time_zone"), notes: cells["note"])
+                    // The detail columns (files exported before them have none).
+                    if cells.optional("distance_m") != nil { workout.distanceM = try cells.number("distance_m") }
+                    if cells.optional("elevation_gain_m") != nil { workout.elevationGainM = try cells.number("elevation_gain_m") }
+                    if cells.optional("average_heart_rate") != nil { workout.averageHeartRate = try cells.integer("average_heart_rate") }
+                    if cells.optional("max_heart_rate") != nil { workout.maxHeartRate = try cells.integer("max_heart_rate") }
+                    if cells.optional("steps") != nil { workout.steps = try cells.integer("steps") }
                     try deliver(.workout(workout), line: row.line)
                 case "meal":
                     guard let type = MealType(rawValue: cells["type"]) else { throw cells.problem("type", "not a meal type (breakfast, lunch, dinner, snack, other)") }

@@ -33,6 +33,27 @@ package enum HealthUnits {
         }
     }
 
+    /// A length in metres from `unit` (`m`, `km`, `mi`, `ft`, `yd`, `cm`); `nil` for another unit.
+    package static func metres(_ value: Double, unit: String) -> Double? {
+        switch unit {
+        case "m": value
+        case "km": value * 1_000
+        case "mi": value * 1_609.344
+        case "ft": value * 0.3048
+        case "yd": value * 0.9144
+        case "cm": value / 100
+        default: nil
+        }
+    }
+
+    /// A length with its unit as one text, as Apple Health's metadata writes it (`"1234 cm"`),
+    /// in metres; `nil` when it is not a number and a known unit.
+    package static func metres(quantity: String) -> Double? {
+        let parts = quantity.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let value = Double(parts[0]), value.isFinite else { return nil }
+        return metres(value, unit: parts[1])
+    }
+
     /// The meal a food entry eaten at `hour` (local, 0...23) belongs to when nothing says.
     package enum MealSlot: Sendable {
         case breakfast, lunch, dinner, snack

@@ -14,6 +14,14 @@ package enum RecordLimits {
     package static let workoutExercises = 0...1_000
     /// A workout's notes, in bytes.
     package static let workoutNotesBytes = 0...1_000
+    /// A workout's distance, metres (0 is not stated).
+    package static let workoutDistanceMetres: ClosedRange<Double> = 1...1_000_000
+    /// A workout's elevation gain, metres.
+    package static let workoutElevationMetres: ClosedRange<Double> = 0...20_000
+    /// A heart rate during a workout, beats a minute (0 is not stated).
+    package static let workoutHeartRate = 25...250
+    /// Steps during a workout.
+    package static let workoutSteps = 0...200_000
 
     /// A meal's name, in bytes (empty: unnamed).
     package static let mealNameBytes = 0...128

@@ -61,6 +61,29 @@ package struct RecordFieldNames: Sendable {
 
 /// A food item's figures, as ``RecordValidation/meal(eatenAtMs:name:timeZone:items:names:now:)``
 /// checks them.
+/// A workout's optional detail, as the checks see it (0 = not stated).
+package struct WorkoutDetailFields: Sendable {
+    /// Metres.
+    package var distanceM: Double
+    /// Metres climbed.
+    package var elevationGainM: Double
+    /// Beats a minute.
+    package var averageHeartRate: Int
+    /// Beats a minute.
+    package var maxHeartRate: Int
+    /// Steps.
+    package var steps: Int
+
+    /// Creates the detail; every figure defaults to 0 (not stated).
+    package init(distanceM: Double = 0, elevationGainM: Double = 0, averageHeartRate: Int = 0, maxHeartRate: Int = 0, steps: Int = 0) {
+        self.distanceM = distanceM
+        self.elevationGainM = elevationGainM
+        self.averageHeartRate = averageHeartRate
+        self.maxHeartRate = maxHeartRate
+        self.steps = steps
+    }
+}
+
 package struct FoodItemFields: Sendable {
     /// The item's name.
     package var name: String
@@ -122,6 +145,22 @@ package enum RecordValidation {
         try Bounds.text(notes, field: names("notes"), bytes: RecordLimits.workoutNotesBytes, allowControlCharacters: true)
         try Bounds.eventTime(performedAtMs, field: names("performed_at_ms", "performedAt"), now: now)
         try zone(timeZone, names: names)
+    }
+
+    /// Checks a workout's detail: distance, elevation, heart rates and steps, each 0 when not
+    /// stated.
+    ///
+    /// - Throws: `DomainError.invalid` naming the first field at fault.
+    package static func workoutDetail(_ detail: WorkoutDetailFields, names: RecordFieldNames) throws(DomainError) {
+        try Bounds.number(detail.distanceM, field: names("distance_m", "distanceM"), range: RecordLimits.workoutDistanceMetres, allowZeroAsUnset: true)
+        try Bounds.number(detail.elevationGainM, field: names("elevation_gain_m", "elevationGainM"), range: RecordLimits.workoutElevationMetres)
+        try Bounds.integer(detail.averageHeartRate, field: names("average_heart_rate", "averageHeartRate"), range: RecordLimits.workoutHeartRate, allowZeroAsUnset: true)
+        try Bounds.integer(detail.maxHeartRate, field: names("max_heart_rate", "maxHeartRate"), range: RecordLimits.workoutHeartRate, allowZeroAsUnset: true)
+        if detail.maxHeartRate != 0, detail.maxHeartRate < detail.averageHeartRate {
+            let field = names("max_heart_rate", "maxHeartRate")
+            throw .invalid(field, "\(field) must not be below the average heart rate (got \(detail.maxHeartRate), average \(detail.averageHeartRate))")
+        }
+        try Bounds.integer(detail.steps, field: names("steps"), range: RecordLimits.workoutSteps)
     }
 
     /// Checks a meal's fields and its items'.

@@ -77,6 +77,33 @@ struct AppleHealthImportTests {
         }
     }
 
+    @Test("A workout's distance, elevation, heart rate and steps come in from the attribute, the statistics and the metadata, in metres")
+    func workoutDetail() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/export.xml"
+            try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5.2" totalDistanceUnit="km" totalEnergyBurned="310" totalEnergyBurnedUnit="kcal" sourceName="Watch" startDate="2024-05-04 07:00:00 +0200" endDate="2024-05-04 07:30:00 +0200">
+              <MetadataEntry key="HKElevationAscended" value="4250 cm"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2024-05-04 07:00:00 +0200" endDate="2024-05-04 07:30:00 +0200" average="151.4" minimum="92" maximum="178" unit="count/min"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierStepCount" startDate="2024-05-04 07:00:00 +0200" endDate="2024-05-04 07:30:00 +0200" sum="4870" unit="count"/>
+             </Workout>
+             <Workout workoutActivityType="HKWorkoutActivityTypeCycling" duration="1" durationUnit="hr" sourceName="Phone" startDate="2024-05-05 17:00:00 +0200" endDate="2024-05-05 18:00:00 +0200">
+              <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceCycling" startDate="2024-05-05 17:00:00 +0200" endDate="2024-05-05 18:00:00 +0200" sum="15.5" unit="mi"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2024-05-05 17:00:00 +0200" endDate="2024-05-05 18:00:00 +0200" average="400" maximum="410" unit="count/min"/>
+             </Workout>
+            </HealthData>
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+            let workouts = try Self.events(path).records.compactMap { if case .workout(let workout) = $0 { workout } else { nil } }
+            #expect(workouts.count == 2)
+            #expect(workouts[0].distanceM == 5_200 && workouts[0].elevationGainM == 42.5)
+            #expect(workouts[0].averageHeartRate == 151 && workouts[0].maxHeartRate == 178 && workouts[0].steps == 4_870)
+            // 15.5 miles; a heart rate out of bounds is left out, not the workout.
+            #expect(workouts[1].distanceM == 24_945 && workouts[1].averageHeartRate == nil && workouts[1].maxHeartRate == nil)
+        }
+    }
+
     @Test("A truncated file, bytes that are not UTF-8, and a file that is not XML are reported by line; what came before is read")
     func badFiles() throws {
         try withTemporaryDirectory { directory in

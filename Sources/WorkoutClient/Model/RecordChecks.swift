@@ -65,6 +65,10 @@ package enum RecordChecks {
                 type: workout.type, durationSeconds: workout.durationSeconds, caloriesBurned: workout.caloriesBurned,
                 exercisesCompleted: workout.exercisesCompleted, notes: workout.notes, performedAtMs: workout.performedAt.wireMilliseconds,
                 timeZone: workout.timeZone ?? "", names: names, now: now)
+            try RecordValidation.workoutDetail(
+                WorkoutDetailFields(distanceM: workout.distanceM ?? 0, elevationGainM: workout.elevationGainM ?? 0,
+                                    averageHeartRate: workout.averageHeartRate ?? 0, maxHeartRate: workout.maxHeartRate ?? 0, steps: workout.steps ?? 0),
+                names: names)
         case .meal(let meal):
             try RecordValidation.meal(
                 eatenAtMs: meal.eatenAt.wireMilliseconds, name: meal.name, timeZone: meal.timeZone ?? "",

@@ -36,6 +36,17 @@ public struct Workout: Sendable, Hashable, Codable, Identifiable {
     public var createdAt: Date?
     /// When the server last changed the workout. Output only.
     public var updatedAt: Date?
+    /// Distance covered, metres (1...1,000,000), or `nil` if not stated.
+    public var distanceM: Double?
+    /// Elevation climbed, metres (0...20,000), or `nil` if not stated.
+    public var elevationGainM: Double?
+    /// Average heart rate, beats a minute (25...250), or `nil` if not stated.
+    public var averageHeartRate: Int?
+    /// Highest heart rate, beats a minute (25...250, not below the average), or `nil`.
+    public var maxHeartRate: Int?
+    /// Steps taken during the workout (up to 200,000), or `nil` if not stated. They do not add
+    /// to the day's steps, which come from steps reports.
+    public var steps: Int?
 
     /// Creates a workout.
     ///
@@ -89,6 +100,11 @@ extension Workout {
             createdAt: Date(wireMillisecondsUnlessZero: wire.createdAtMs),
             updatedAt: Date(wireMillisecondsUnlessZero: wire.updatedAtMs)
         )
+        distanceM = wire.distanceM == 0 ? nil : wire.distanceM
+        elevationGainM = wire.elevationGainM == 0 ? nil : wire.elevationGainM
+        averageHeartRate = wire.averageHeartRate == 0 ? nil : Int(wire.averageHeartRate)
+        maxHeartRate = wire.maxHeartRate == 0 ? nil : Int(wire.maxHeartRate)
+        steps = wire.steps == 0 ? nil : Int(wire.steps)
     }
 
     /// This workout as the wire message (`nil` zone as empty, `nil` times as 0, `nil`
@@ -108,6 +124,11 @@ extension Workout {
         message.revision = revision
         message.createdAtMs = createdAt.wireMilliseconds
         message.updatedAtMs = updatedAt.wireMilliseconds
+        message.distanceM = distanceM ?? 0
+        message.elevationGainM = elevationGainM ?? 0
+        message.averageHeartRate = UInt32(clamping: averageHeartRate ?? 0)
+        message.maxHeartRate = UInt32(clamping: maxHeartRate ?? 0)
+        message.steps = UInt32(clamping: steps ?? 0)
         return message
     }
 }

@@ -18,6 +18,10 @@ extension HouseholdStore {
             type: workout.workoutType, durationSeconds: Int(workout.durationSeconds), caloriesBurned: workout.caloriesBurned,
             exercisesCompleted: Int(workout.exercisesCompleted), notes: workout.notes, performedAtMs: workout.performedAtMs,
             timeZone: workout.timeZone, names: RecordFieldNames(.wire, prefix: "workout"), now: now)
+        try RecordValidation.workoutDetail(
+            WorkoutDetailFields(distanceM: workout.distanceM, elevationGainM: workout.elevationGainM, averageHeartRate: Int(workout.averageHeartRate),
+                                maxHeartRate: Int(workout.maxHeartRate), steps: Int(workout.steps)),
+            names: RecordFieldNames(.wire, prefix: "workout"))
         var clean = Workout_V1_Workout()
         clean.id = id.data
         clean.workoutType = workout.workoutType
@@ -27,6 +31,11 @@ extension HouseholdStore {
         clean.performedAtMs = workout.performedAtMs
         clean.timeZone = workout.timeZone
         clean.notes = workout.notes
+        clean.distanceM = workout.distanceM
+        clean.elevationGainM = workout.elevationGainM
+        clean.averageHeartRate = workout.averageHeartRate
+        clean.maxHeartRate = workout.maxHeartRate
+        clean.steps = workout.steps
         return (id, clean)
     }
 
@@ -34,7 +43,8 @@ extension HouseholdStore {
     private func sameContent(_ a: Workout_V1_Workout, _ b: Workout_V1_Workout) -> Bool {
         a.workoutType == b.workoutType && a.durationSeconds == b.durationSeconds && a.caloriesBurned == b.caloriesBurned
             && a.exercisesCompleted == b.exercisesCompleted && a.performedAtMs == b.performedAtMs
-            && a.timeZone == b.timeZone && a.notes == b.notes
+            && a.timeZone == b.timeZone && a.notes == b.notes && a.distanceM == b.distanceM && a.elevationGainM == b.elevationGainM
+            && a.averageHeartRate == b.averageHeartRate && a.maxHeartRate == b.maxHeartRate && a.steps == b.steps
     }
 
     /// Adds (`sign` = 1) or removes (`sign` = -1) a workout's share of the day and the totals.

@@ -64,48 +64,43 @@ package nonisolated struct Workout_V1_LogWorkoutRequest: Sendable {
 }
 
 /// Response of Logging.LogWorkout (method 301).
-package nonisolated struct Workout_V1_LogWorkoutResponse: @unchecked Sendable {
+package nonisolated struct Workout_V1_LogWorkoutResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The stored workout (with local_day, revision, created_at_ms set).
   package var workout: Workout_V1_Workout {
-    get {_storage._workout ?? Workout_V1_Workout()}
-    set {_uniqueStorage()._workout = newValue}
+    get {_workout ?? Workout_V1_Workout()}
+    set {_workout = newValue}
   }
   /// Returns true if `workout` has been explicitly set.
-  package var hasWorkout: Bool {_storage._workout != nil}
+  package var hasWorkout: Bool {self._workout != nil}
   /// Clears the value of `workout`. Subsequent reads from it will return its default value.
-  package mutating func clearWorkout() {_uniqueStorage()._workout = nil}
+  package mutating func clearWorkout() {self._workout = nil}
 
   /// The member's totals after the write.
   package var totals: Workout_V1_Totals {
-    get {_storage._totals ?? Workout_V1_Totals()}
-    set {_uniqueStorage()._totals = newValue}
+    get {_totals ?? Workout_V1_Totals()}
+    set {_totals = newValue}
   }
   /// Returns true if `totals` has been explicitly set.
-  package var hasTotals: Bool {_storage._totals != nil}
+  package var hasTotals: Bool {self._totals != nil}
   /// Clears the value of `totals`. Subsequent reads from it will return its default value.
-  package mutating func clearTotals() {_uniqueStorage()._totals = nil}
+  package mutating func clearTotals() {self._totals = nil}
 
   /// Achievements this write unlocked (empty on a replay).
-  package var unlocked: [Workout_V1_Achievement] {
-    get {_storage._unlocked}
-    set {_uniqueStorage()._unlocked = newValue}
-  }
+  package var unlocked: [Workout_V1_Achievement] = []
 
   /// True if this id was already stored with the same content: nothing was applied.
-  package var replayed: Bool {
-    get {_storage._replayed}
-    set {_uniqueStorage()._replayed = newValue}
-  }
+  package var replayed: Bool = false
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _workout: Workout_V1_Workout? = nil
+  fileprivate var _totals: Workout_V1_Totals? = nil
 }
 
 /// Request of Logging.UpdateWorkout (method 302): replace the fields of an
@@ -138,7 +133,7 @@ package nonisolated struct Workout_V1_UpdateWorkoutRequest: Sendable {
 }
 
 /// Response of Logging.UpdateWorkout (method 302).
-package nonisolated struct Workout_V1_UpdateWorkoutResponse: @unchecked Sendable {
+package nonisolated struct Workout_V1_UpdateWorkoutResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
@@ -146,35 +141,33 @@ package nonisolated struct Workout_V1_UpdateWorkoutResponse: @unchecked Sendable
   /// The workout after the update. If the content was identical, nothing
   /// changed and its revision is the old one.
   package var workout: Workout_V1_Workout {
-    get {_storage._workout ?? Workout_V1_Workout()}
-    set {_uniqueStorage()._workout = newValue}
+    get {_workout ?? Workout_V1_Workout()}
+    set {_workout = newValue}
   }
   /// Returns true if `workout` has been explicitly set.
-  package var hasWorkout: Bool {_storage._workout != nil}
+  package var hasWorkout: Bool {self._workout != nil}
   /// Clears the value of `workout`. Subsequent reads from it will return its default value.
-  package mutating func clearWorkout() {_uniqueStorage()._workout = nil}
+  package mutating func clearWorkout() {self._workout = nil}
 
   /// The member's totals after the write.
   package var totals: Workout_V1_Totals {
-    get {_storage._totals ?? Workout_V1_Totals()}
-    set {_uniqueStorage()._totals = newValue}
+    get {_totals ?? Workout_V1_Totals()}
+    set {_totals = newValue}
   }
   /// Returns true if `totals` has been explicitly set.
-  package var hasTotals: Bool {_storage._totals != nil}
+  package var hasTotals: Bool {self._totals != nil}
   /// Clears the value of `totals`. Subsequent reads from it will return its default value.
-  package mutating func clearTotals() {_uniqueStorage()._totals = nil}
+  package mutating func clearTotals() {self._totals = nil}
 
   /// Achievements this write unlocked.
-  package var unlocked: [Workout_V1_Achievement] {
-    get {_storage._unlocked}
-    set {_uniqueStorage()._unlocked = newValue}
-  }
+  package var unlocked: [Workout_V1_Achievement] = []
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _workout: Workout_V1_Workout? = nil
+  fileprivate var _totals: Workout_V1_Totals? = nil
 }
 
 /// Request of Logging.DeleteWorkout (method 303).
@@ -742,88 +735,46 @@ nonisolated extension Workout_V1_LogWorkoutResponse: SwiftProtobuf.Message, Swif
   package static let protoMessageName: String = _protobuf_package + ".LogWorkoutResponse"
   package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workout\0\u{1}totals\0\u{1}unlocked\0\u{1}replayed\0")
 
-  fileprivate class _StorageClass {
-    var _workout: Workout_V1_Workout? = nil
-    var _totals: Workout_V1_Totals? = nil
-    var _unlocked: [Workout_V1_Achievement] = []
-    var _replayed: Bool = false
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _workout = source._workout
-      _totals = source._totals
-      _unlocked = source._unlocked
-      _replayed = source._replayed
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._workout) }()
-        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._totals) }()
-        case 3: try { try decoder.decodeRepeatedMessageField(value: &_storage._unlocked) }()
-        case 4: try { try decoder.decodeSingularBoolField(value: &_storage._replayed) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._workout) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._totals) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.unlocked) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.replayed) }()
+      default: break
       }
     }
   }
 
   package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      try { if let v = _storage._workout {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
-      } }()
-      try { if let v = _storage._totals {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-      } }()
-      if !_storage._unlocked.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._unlocked, fieldNumber: 3)
-      }
-      if _storage._replayed != false {
-        try visitor.visitSingularBoolField(value: _storage._replayed, fieldNumber: 4)
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._workout {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._totals {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.unlocked.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.unlocked, fieldNumber: 3)
+    }
+    if self.replayed != false {
+      try visitor.visitSingularBoolField(value: self.replayed, fieldNumber: 4)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Workout_V1_LogWorkoutResponse, rhs: Workout_V1_LogWorkoutResponse) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._workout != rhs_storage._workout {return false}
-        if _storage._totals != rhs_storage._totals {return false}
-        if _storage._unlocked != rhs_storage._unlocked {return false}
-        if _storage._replayed != rhs_storage._replayed {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs._workout != rhs._workout {return false}
+    if lhs._totals != rhs._totals {return false}
+    if lhs.unlocked != rhs.unlocked {return false}
+    if lhs.replayed != rhs.replayed {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -872,81 +823,41 @@ nonisolated extension Workout_V1_UpdateWorkoutResponse: SwiftProtobuf.Message, S
   package static let protoMessageName: String = _protobuf_package + ".UpdateWorkoutResponse"
   package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workout\0\u{1}totals\0\u{1}unlocked\0")
 
-  fileprivate class _StorageClass {
-    var _workout: Workout_V1_Workout? = nil
-    var _totals: Workout_V1_Totals? = nil
-    var _unlocked: [Workout_V1_Achievement] = []
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _workout = source._workout
-      _totals = source._totals
-      _unlocked = source._unlocked
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._workout) }()
-        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._totals) }()
-        case 3: try { try decoder.decodeRepeatedMessageField(value: &_storage._unlocked) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._workout) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._totals) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.unlocked) }()
+      default: break
       }
     }
   }
 
   package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      try { if let v = _storage._workout {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
-      } }()
-      try { if let v = _storage._totals {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-      } }()
-      if !_storage._unlocked.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._unlocked, fieldNumber: 3)
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._workout {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._totals {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.unlocked.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.unlocked, fieldNumber: 3)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Workout_V1_UpdateWorkoutResponse, rhs: Workout_V1_UpdateWorkoutResponse) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._workout != rhs_storage._workout {return false}
-        if _storage._totals != rhs_storage._totals {return false}
-        if _storage._unlocked != rhs_storage._unlocked {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs._workout != rhs._workout {return false}
+    if lhs._totals != rhs._totals {return false}
+    if lhs.unlocked != rhs.unlocked {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

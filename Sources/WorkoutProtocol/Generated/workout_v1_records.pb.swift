@@ -406,62 +406,127 @@ package nonisolated struct Workout_V1_Totals: Sendable {
 }
 
 /// One completed workout.
-package nonisolated struct Workout_V1_Workout: Sendable {
+package nonisolated struct Workout_V1_Workout: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Client-generated id, 16 bytes (UUIDv7 recommended).
-  package var id: Data = Data()
+  package var id: Data {
+    get {_storage._id}
+    set {_uniqueStorage()._id = newValue}
+  }
 
   /// Kind of workout, free text 1..64 bytes; lower-case slugs are recommended
   /// ("running", "cycling", "strength", "yoga", "swimming", "walking", "hiit").
-  package var workoutType: String = String()
+  package var workoutType: String {
+    get {_storage._workoutType}
+    set {_uniqueStorage()._workoutType = newValue}
+  }
 
   /// Duration in seconds, 1..86,400.
-  package var durationSeconds: UInt32 = 0
+  package var durationSeconds: UInt32 {
+    get {_storage._durationSeconds}
+    set {_uniqueStorage()._durationSeconds = newValue}
+  }
 
   /// Energy burned in kcal, 0..20,000, finite.
-  package var caloriesBurned: Double = 0
+  package var caloriesBurned: Double {
+    get {_storage._caloriesBurned}
+    set {_uniqueStorage()._caloriesBurned = newValue}
+  }
 
   /// Number of exercises completed, 0..1,000.
-  package var exercisesCompleted: UInt32 = 0
+  package var exercisesCompleted: UInt32 {
+    get {_storage._exercisesCompleted}
+    set {_uniqueStorage()._exercisesCompleted = newValue}
+  }
 
   /// When the workout started, ms since the epoch (UTC); see the event-time bounds.
-  package var performedAtMs: Int64 = 0
+  package var performedAtMs: Int64 {
+    get {_storage._performedAtMs}
+    set {_uniqueStorage()._performedAtMs = newValue}
+  }
 
   /// IANA time zone the workout was logged in; empty in a request = the
   /// member's profile zone. Kept with the record: its local day never moves
   /// when the member travels or changes their profile zone.
-  package var timeZone: String = String()
+  package var timeZone: String {
+    get {_storage._timeZone}
+    set {_uniqueStorage()._timeZone = newValue}
+  }
 
   /// The local day of performed_at_ms in time_zone. Output only.
   package var localDay: Workout_V1_LocalDate {
-    get {_localDay ?? Workout_V1_LocalDate()}
-    set {_localDay = newValue}
+    get {_storage._localDay ?? Workout_V1_LocalDate()}
+    set {_uniqueStorage()._localDay = newValue}
   }
   /// Returns true if `localDay` has been explicitly set.
-  package var hasLocalDay: Bool {self._localDay != nil}
+  package var hasLocalDay: Bool {_storage._localDay != nil}
   /// Clears the value of `localDay`. Subsequent reads from it will return its default value.
-  package mutating func clearLocalDay() {self._localDay = nil}
+  package mutating func clearLocalDay() {_uniqueStorage()._localDay = nil}
 
   /// Free-text notes, 0..1,000 bytes.
-  package var notes: String = String()
+  package var notes: String {
+    get {_storage._notes}
+    set {_uniqueStorage()._notes = newValue}
+  }
 
   /// The member revision of the write that last changed this record. Output only.
-  package var revision: UInt64 = 0
+  package var revision: UInt64 {
+    get {_storage._revision}
+    set {_uniqueStorage()._revision = newValue}
+  }
 
   /// When the server first stored the record. Output only.
-  package var createdAtMs: Int64 = 0
+  package var createdAtMs: Int64 {
+    get {_storage._createdAtMs}
+    set {_uniqueStorage()._createdAtMs = newValue}
+  }
 
   /// When the server last changed the record. Output only.
-  package var updatedAtMs: Int64 = 0
+  package var updatedAtMs: Int64 {
+    get {_storage._updatedAtMs}
+    set {_uniqueStorage()._updatedAtMs = newValue}
+  }
+
+  /// Distance covered, metres: 0 = not stated, else 1..1,000,000.
+  package var distanceM: Double {
+    get {_storage._distanceM}
+    set {_uniqueStorage()._distanceM = newValue}
+  }
+
+  /// Elevation climbed, metres: 0 = not stated (or flat), else up to 20,000.
+  package var elevationGainM: Double {
+    get {_storage._elevationGainM}
+    set {_uniqueStorage()._elevationGainM = newValue}
+  }
+
+  /// Average heart rate, beats a minute: 0 = not stated, else 25..250.
+  package var averageHeartRate: UInt32 {
+    get {_storage._averageHeartRate}
+    set {_uniqueStorage()._averageHeartRate = newValue}
+  }
+
+  /// Highest heart rate, beats a minute: 0 = not stated, else 25..250, and
+  /// not below average_heart_rate.
+  package var maxHeartRate: UInt32 {
+    get {_storage._maxHeartRate}
+    set {_uniqueStorage()._maxHeartRate = newValue}
+  }
+
+  /// Steps taken during the workout: 0 = not stated, else up to 200,000.
+  /// They do not add to the day's steps, which come from steps reports.
+  package var steps: UInt32 {
+    get {_storage._steps}
+    set {_uniqueStorage()._steps = newValue}
+  }
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
 
-  fileprivate var _localDay: Workout_V1_LocalDate? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// One food item of a meal. The nutrition figures are for the portion eaten
@@ -1119,88 +1184,181 @@ nonisolated extension Workout_V1_Totals: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension Workout_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".Workout"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}workout_type\0\u{3}duration_seconds\0\u{3}calories_burned\0\u{3}exercises_completed\0\u{3}performed_at_ms\0\u{3}time_zone\0\u{3}local_day\0\u{1}notes\0\u{1}revision\0\u{3}created_at_ms\0\u{3}updated_at_ms\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}workout_type\0\u{3}duration_seconds\0\u{3}calories_burned\0\u{3}exercises_completed\0\u{3}performed_at_ms\0\u{3}time_zone\0\u{3}local_day\0\u{1}notes\0\u{1}revision\0\u{3}created_at_ms\0\u{3}updated_at_ms\0\u{3}distance_m\0\u{3}elevation_gain_m\0\u{3}average_heart_rate\0\u{3}max_heart_rate\0\u{1}steps\0")
+
+  fileprivate class _StorageClass {
+    var _id: Data = Data()
+    var _workoutType: String = String()
+    var _durationSeconds: UInt32 = 0
+    var _caloriesBurned: Double = 0
+    var _exercisesCompleted: UInt32 = 0
+    var _performedAtMs: Int64 = 0
+    var _timeZone: String = String()
+    var _localDay: Workout_V1_LocalDate? = nil
+    var _notes: String = String()
+    var _revision: UInt64 = 0
+    var _createdAtMs: Int64 = 0
+    var _updatedAtMs: Int64 = 0
+    var _distanceM: Double = 0
+    var _elevationGainM: Double = 0
+    var _averageHeartRate: UInt32 = 0
+    var _maxHeartRate: UInt32 = 0
+    var _steps: UInt32 = 0
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _id = source._id
+      _workoutType = source._workoutType
+      _durationSeconds = source._durationSeconds
+      _caloriesBurned = source._caloriesBurned
+      _exercisesCompleted = source._exercisesCompleted
+      _performedAtMs = source._performedAtMs
+      _timeZone = source._timeZone
+      _localDay = source._localDay
+      _notes = source._notes
+      _revision = source._revision
+      _createdAtMs = source._createdAtMs
+      _updatedAtMs = source._updatedAtMs
+      _distanceM = source._distanceM
+      _elevationGainM = source._elevationGainM
+      _averageHeartRate = source._averageHeartRate
+      _maxHeartRate = source._maxHeartRate
+      _steps = source._steps
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularBytesField(value: &self.id) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.workoutType) }()
-      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.durationSeconds) }()
-      case 4: try { try decoder.decodeSingularDoubleField(value: &self.caloriesBurned) }()
-      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.exercisesCompleted) }()
-      case 6: try { try decoder.decodeSingularInt64Field(value: &self.performedAtMs) }()
-      case 7: try { try decoder.decodeSingularStringField(value: &self.timeZone) }()
-      case 8: try { try decoder.decodeSingularMessageField(value: &self._localDay) }()
-      case 9: try { try decoder.decodeSingularStringField(value: &self.notes) }()
-      case 10: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
-      case 11: try { try decoder.decodeSingularInt64Field(value: &self.createdAtMs) }()
-      case 12: try { try decoder.decodeSingularInt64Field(value: &self.updatedAtMs) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularBytesField(value: &_storage._id) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._workoutType) }()
+        case 3: try { try decoder.decodeSingularUInt32Field(value: &_storage._durationSeconds) }()
+        case 4: try { try decoder.decodeSingularDoubleField(value: &_storage._caloriesBurned) }()
+        case 5: try { try decoder.decodeSingularUInt32Field(value: &_storage._exercisesCompleted) }()
+        case 6: try { try decoder.decodeSingularInt64Field(value: &_storage._performedAtMs) }()
+        case 7: try { try decoder.decodeSingularStringField(value: &_storage._timeZone) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._localDay) }()
+        case 9: try { try decoder.decodeSingularStringField(value: &_storage._notes) }()
+        case 10: try { try decoder.decodeSingularUInt64Field(value: &_storage._revision) }()
+        case 11: try { try decoder.decodeSingularInt64Field(value: &_storage._createdAtMs) }()
+        case 12: try { try decoder.decodeSingularInt64Field(value: &_storage._updatedAtMs) }()
+        case 13: try { try decoder.decodeSingularDoubleField(value: &_storage._distanceM) }()
+        case 14: try { try decoder.decodeSingularDoubleField(value: &_storage._elevationGainM) }()
+        case 15: try { try decoder.decodeSingularUInt32Field(value: &_storage._averageHeartRate) }()
+        case 16: try { try decoder.decodeSingularUInt32Field(value: &_storage._maxHeartRate) }()
+        case 17: try { try decoder.decodeSingularUInt32Field(value: &_storage._steps) }()
+        default: break
+        }
       }
     }
   }
 
   package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.id.isEmpty {
-      try visitor.visitSingularBytesField(value: self.id, fieldNumber: 1)
-    }
-    if !self.workoutType.isEmpty {
-      try visitor.visitSingularStringField(value: self.workoutType, fieldNumber: 2)
-    }
-    if self.durationSeconds != 0 {
-      try visitor.visitSingularUInt32Field(value: self.durationSeconds, fieldNumber: 3)
-    }
-    if self.caloriesBurned.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.caloriesBurned, fieldNumber: 4)
-    }
-    if self.exercisesCompleted != 0 {
-      try visitor.visitSingularUInt32Field(value: self.exercisesCompleted, fieldNumber: 5)
-    }
-    if self.performedAtMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.performedAtMs, fieldNumber: 6)
-    }
-    if !self.timeZone.isEmpty {
-      try visitor.visitSingularStringField(value: self.timeZone, fieldNumber: 7)
-    }
-    try { if let v = self._localDay {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
-    } }()
-    if !self.notes.isEmpty {
-      try visitor.visitSingularStringField(value: self.notes, fieldNumber: 9)
-    }
-    if self.revision != 0 {
-      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 10)
-    }
-    if self.createdAtMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.createdAtMs, fieldNumber: 11)
-    }
-    if self.updatedAtMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.updatedAtMs, fieldNumber: 12)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._id.isEmpty {
+        try visitor.visitSingularBytesField(value: _storage._id, fieldNumber: 1)
+      }
+      if !_storage._workoutType.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._workoutType, fieldNumber: 2)
+      }
+      if _storage._durationSeconds != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._durationSeconds, fieldNumber: 3)
+      }
+      if _storage._caloriesBurned.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._caloriesBurned, fieldNumber: 4)
+      }
+      if _storage._exercisesCompleted != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._exercisesCompleted, fieldNumber: 5)
+      }
+      if _storage._performedAtMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._performedAtMs, fieldNumber: 6)
+      }
+      if !_storage._timeZone.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._timeZone, fieldNumber: 7)
+      }
+      try { if let v = _storage._localDay {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+      if !_storage._notes.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._notes, fieldNumber: 9)
+      }
+      if _storage._revision != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._revision, fieldNumber: 10)
+      }
+      if _storage._createdAtMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._createdAtMs, fieldNumber: 11)
+      }
+      if _storage._updatedAtMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._updatedAtMs, fieldNumber: 12)
+      }
+      if _storage._distanceM.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._distanceM, fieldNumber: 13)
+      }
+      if _storage._elevationGainM.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._elevationGainM, fieldNumber: 14)
+      }
+      if _storage._averageHeartRate != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._averageHeartRate, fieldNumber: 15)
+      }
+      if _storage._maxHeartRate != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._maxHeartRate, fieldNumber: 16)
+      }
+      if _storage._steps != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._steps, fieldNumber: 17)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Workout_V1_Workout, rhs: Workout_V1_Workout) -> Bool {
-    if lhs.id != rhs.id {return false}
-    if lhs.workoutType != rhs.workoutType {return false}
-    if lhs.durationSeconds != rhs.durationSeconds {return false}
-    if lhs.caloriesBurned != rhs.caloriesBurned {return false}
-    if lhs.exercisesCompleted != rhs.exercisesCompleted {return false}
-    if lhs.performedAtMs != rhs.performedAtMs {return false}
-    if lhs.timeZone != rhs.timeZone {return false}
-    if lhs._localDay != rhs._localDay {return false}
-    if lhs.notes != rhs.notes {return false}
-    if lhs.revision != rhs.revision {return false}
-    if lhs.createdAtMs != rhs.createdAtMs {return false}
-    if lhs.updatedAtMs != rhs.updatedAtMs {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._id != rhs_storage._id {return false}
+        if _storage._workoutType != rhs_storage._workoutType {return false}
+        if _storage._durationSeconds != rhs_storage._durationSeconds {return false}
+        if _storage._caloriesBurned != rhs_storage._caloriesBurned {return false}
+        if _storage._exercisesCompleted != rhs_storage._exercisesCompleted {return false}
+        if _storage._performedAtMs != rhs_storage._performedAtMs {return false}
+        if _storage._timeZone != rhs_storage._timeZone {return false}
+        if _storage._localDay != rhs_storage._localDay {return false}
+        if _storage._notes != rhs_storage._notes {return false}
+        if _storage._revision != rhs_storage._revision {return false}
+        if _storage._createdAtMs != rhs_storage._createdAtMs {return false}
+        if _storage._updatedAtMs != rhs_storage._updatedAtMs {return false}
+        if _storage._distanceM != rhs_storage._distanceM {return false}
+        if _storage._elevationGainM != rhs_storage._elevationGainM {return false}
+        if _storage._averageHeartRate != rhs_storage._averageHeartRate {return false}
+        if _storage._maxHeartRate != rhs_storage._maxHeartRate {return false}
+        if _storage._steps != rhs_storage._steps {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -8,7 +8,7 @@ struct LogWorkoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workout",
         abstract: "Log a workout: +50 points, your streak and achievements.",
-        discussion: "Example: workout log workout running --minutes 30 --calories 280 --at 07:15")
+        discussion: "Example: workout log workout running --minutes 30 --calories 280 --km 5.2 --avg-hr 148 --at 07:15")
 
     @Argument(help: ArgumentHelp("The kind of workout, e.g. running, cycling, yoga, strength.", valueName: "type"))
     var type: String
@@ -28,6 +28,27 @@ struct LogWorkoutCommand: AsyncParsableCommand {
     @Option(help: "Notes.")
     var notes: String = ""
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Distance covered, in kilometres.", valueName: "km"))
+    var km: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Elevation climbed, in metres.", valueName: "m"))
+    var climb: Double?
+
+    @Option(name: .customLong("avg-hr"), parsing: .unconditional, help: ArgumentHelp("Average heart rate, beats a minute.", valueName: "bpm"))
+    var averageHeartRate: Int?
+
+    @Option(name: .customLong("max-hr"), parsing: .unconditional, help: ArgumentHelp("Highest heart rate, beats a minute.", valueName: "bpm"))
+    var maxHeartRate: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Steps taken during the workout.", valueName: "count"))
+    var steps: Int?
+
+    /// The request fields of the detail by the option that sets them.
+    static let fieldOptions = [
+        "workout.distance_m": "--km", "workout.elevation_gain_m": "--climb", "workout.average_heart_rate": "--avg-hr",
+        "workout.max_heart_rate": "--max-hr", "workout.steps": "--steps",
+    ]
+
     @OptionGroup var output: OutputOptions
 
     /// Checks the values against the server's bounds, said as typed (``InputBounds``).
@@ -35,6 +56,9 @@ struct LogWorkoutCommand: AsyncParsableCommand {
         try InputBounds.minutes(minutes)
         if let calories { try InputBounds.workoutCalories(calories) }
         try InputBounds.exercises(exercises)
+        if let km, !km.isFinite || km <= 0 || km > 1_000 {
+            throw CLIError(.invalidInput, "invalid input: --km must be above 0 and at most 1,000 (got \(Format.number(km, decimals: 3)))")
+        }
         try InputBounds.workoutText(type: type, typeName: "the kind of workout", notes: notes)
         if let at { try InputBounds.time(at, now: Date(), in: MemberZone.stored().zone) }
     }
@@ -47,11 +71,16 @@ struct LogWorkoutCommand: AsyncParsableCommand {
         let member = await session.memberZone()
         let zone = member.zone
         let now = Date()
-        let workout = Workout(
+        var workout = Workout(
             type: type, durationSeconds: Int(min((minutes * 60).rounded(), 1e9)), caloriesBurned: calories ?? 0,
             exercisesCompleted: exercises, performedAt: at?.resolve(now: now, in: zone) ?? now,
             timeZone: member.identifier, notes: notes)
-        let delivered = try await session.deliver(.logWorkout(workout), action: "log workouts")
+        workout.distanceM = km.map { ($0 * 1_000).rounded() }
+        workout.elevationGainM = climb
+        workout.averageHeartRate = averageHeartRate
+        workout.maxHeartRate = maxHeartRate
+        workout.steps = steps
+        let delivered = try await session.deliver(.logWorkout(workout), action: "log workouts", fieldOptions: Self.fieldOptions)
         guard case .sent(.loggedWorkout(let logged)) = delivered.delivery else {
             if case .queued(let queued, let reason) = delivered.delivery {
                 try delivered.printQueued(
@@ -68,6 +97,7 @@ struct LogWorkoutCommand: AsyncParsableCommand {
         var parts = [Format.duration(seconds: stored.durationSeconds)]
         if stored.caloriesBurned > 0 { parts.append(Format.kcal(stored.caloriesBurned)) }
         if stored.exercisesCompleted > 0 { parts.append(Format.count(stored.exercisesCompleted, "exercise")) }
+        parts += Describe.workoutDetail(stored)
         Output.line("Logged \(stored.type): \(parts.joined(separator: ", ")), at \(Format.dateTime(stored.performedAt, in: zone))\(logged.replayed ? " (it was logged already)" : "").")
         Output.line("Now \(Describe.totals(logged.totals)).")
         for achievement in logged.unlocked {

@@ -2,6 +2,17 @@ import WorkoutClient
 
 /// Short descriptions of records shared by several commands.
 enum Describe {
+    /// A workout's detail, as parts of a line: "5.2 km", "climbed 42 m", "avg 151 bpm", "max 178 bpm", "4,870 steps".
+    static func workoutDetail(_ workout: Workout) -> [String] {
+        var parts: [String] = []
+        if let metres = workout.distanceM { parts.append("\(Format.number(metres / 1_000, decimals: 2)) km") }
+        if let climb = workout.elevationGainM, climb > 0 { parts.append("climbed \(Format.number(climb, decimals: 0)) m") }
+        if let average = workout.averageHeartRate { parts.append("avg \(average) bpm") }
+        if let maximum = workout.maxHeartRate { parts.append("max \(maximum) bpm") }
+        if let steps = workout.steps { parts.append(Format.count(steps, "step")) }
+        return parts
+    }
+
     /// A member's name: the display name, else first and last name.
     static func name(_ profile: Profile) -> String {
         if !profile.displayName.isEmpty { return profile.displayName }
