@@ -29,7 +29,7 @@ struct WorkoutCLI: AsyncParsableCommand {
             LogCommand.self, TodayCommand.self, WeekCommand.self, HistoryCommand.self, WeightCommand.self,
             EditCommand.self, DeleteCommand.self, ProfileCommand.self, PasswordCommand.self, AccountCommand.self,
             AchievementsCommand.self, HouseholdCommand.self, ExportCommand.self, ImportCommand.self, WatchCommand.self,
-            SessionsCommand.self, TokensCommand.self, GoalsCommand.self, FoodsCommand.self, AdminCommand.self, ServersCommand.self, SyncCommand.self, StatusCommand.self,
+            SessionsCommand.self, TokensCommand.self, GoalsCommand.self, FoodsCommand.self, TemplatesCommand.self, AdminCommand.self, ServersCommand.self, SyncCommand.self, StatusCommand.self,
         ]
     )
 

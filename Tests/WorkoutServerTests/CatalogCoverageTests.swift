@@ -57,7 +57,7 @@ struct CatalogCoverageTests {
                 let connection = try TestConnection(port: port)
                 try connection.handshake()
                 let methods = MethodCatalog.all.filter(\.needsSession)
-                #expect(methods.count == 45)
+                #expect(methods.count == 49)
                 for method in methods {
                     let id = try connection.sendRequest(method: method.number, body: [])
                     let frame = try connection.finalFrame(of: id)
@@ -448,6 +448,28 @@ struct CatalogCoverageTests {
                 deleteFood.id = oats.id
                 #expect(try owner.call(MethodCatalog.deleteFood, deleteFood).deleted)
                 note(MethodCatalog.deleteFood)
+
+                // Templates: save a breakfast, list, log it twice with one record id, delete.
+                var saveTemplate = Workout_V1_SaveTemplateRequest()
+                saveTemplate.template.id = newID()
+                saveTemplate.template.name = "My breakfast"
+                saveTemplate.template.meal = meal(items: 2)
+                let savedTemplate = try device1.call(MethodCatalog.saveTemplate, saveTemplate).template
+                #expect(savedTemplate.meal.items.count == 2 && savedTemplate.createdAtMs > 0)
+                note(MethodCatalog.saveTemplate)
+                #expect(try device1.call(MethodCatalog.listTemplates, Workout_V1_ListTemplatesRequest()).templates.map(\.name) == ["My breakfast"])
+                note(MethodCatalog.listTemplates)
+                var logTemplate = Workout_V1_LogTemplateRequest()
+                logTemplate.templateID = savedTemplate.id
+                logTemplate.recordID = newID()
+                let fromTemplate = try device1.call(MethodCatalog.logTemplate, logTemplate)
+                #expect(!fromTemplate.meal.replayed && fromTemplate.meal.meal.items == savedTemplate.meal.items)
+                #expect(try device1.call(MethodCatalog.logTemplate, logTemplate).meal.replayed)
+                note(MethodCatalog.logTemplate)
+                var deleteTemplate = Workout_V1_DeleteTemplateRequest()
+                deleteTemplate.id = savedTemplate.id
+                #expect(try device1.call(MethodCatalog.deleteTemplate, deleteTemplate).deleted)
+                note(MethodCatalog.deleteTemplate)
 
                 // Household.
                 let view = try device1.call(MethodCatalog.householdView, Workout_V1_HouseholdViewRequest())

@@ -41,6 +41,8 @@ struct DeviceTokenTests {
         try call(MethodCatalog.getGoals); try call(MethodCatalog.setGoals); try call(MethodCatalog.progress)
         try call(MethodCatalog.addFoods); try call(MethodCatalog.updateFood); try call(MethodCatalog.deleteFood)
         try call(MethodCatalog.searchFoods); try call(MethodCatalog.myFoods)
+        try call(MethodCatalog.saveTemplate); try call(MethodCatalog.listTemplates); try call(MethodCatalog.deleteTemplate)
+        try call(MethodCatalog.logTemplate)
         statuses[MethodCatalog.watch.number] = try client.streamStatus(MethodCatalog.watch, Workout_V1_WatchRequest(), deadlineMilliseconds: 200)
         statuses[MethodCatalog.export.number] = try client.streamStatus(MethodCatalog.export, Workout_V1_ExportRequest(), deadlineMilliseconds: 5_000)
         return statuses
@@ -51,8 +53,8 @@ struct DeviceTokenTests {
         try await withServer(tls: true) { _, _, port in
             try await blocking {
                 let owner = try FaceClient.owner(face, port: port)
-                let reads: Set<UInt32> = [201, 401, 402, 403, 404, 405, 406, 501, 701, 702, 801, 803, 1004, 1005]
-                let logs: Set<UInt32> = [301, 302, 303, 304, 305, 306, 307, 308, 309, 310]
+                let reads: Set<UInt32> = [201, 401, 402, 403, 404, 405, 406, 501, 701, 702, 801, 803, 1004, 1005, 1102]
+                let logs: Set<UInt32> = [301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 1104]
                 let cases: [([Workout_V1_TokenScope], Set<UInt32>)] = [([.read], reads), ([.log], logs), ([.import], [311]), ([.read, .log], reads.union(logs))]
                 for (index, (scopes, allowed)) in cases.enumerated() {
                     let made = try Self.create(owner, "scoped \(index)", scopes)

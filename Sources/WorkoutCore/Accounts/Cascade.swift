@@ -18,6 +18,7 @@ extension HouseholdStore {
         for key in try txn.scanKeys(tables.tombstones, prefix).elements { try txn.delete(key, from: tables.tombstones) }
         for key in try txn.scanKeys(tables.goals, prefix).elements { try txn.delete(key, from: tables.goals) }
         for key in try txn.scanKeys(tables.foodUses.table, prefix).elements { try txn.delete(key, from: tables.foodUses) }
+        for key in try txn.scanKeys(tables.templates, prefix).elements { try txn.delete(key, from: tables.templates) }
         for (key, _) in try credentials(of: user, in: txn) { try txn.delete(key, from: tables.sessions) }
         // The foods they added stay the household's, no longer naming them (a rare walk of the library).
         for (id, food) in try txn.scan(tables.foods.table, ScanRequest()).elements where food.addedBy == user.data {

@@ -101,8 +101,11 @@ extension HouseholdStore {
     ///
     /// - Throws: ``DomainError`` `notFound` for a food the library does not have, or what
     ///   ``FoodPortions/copy(of:for:field:)`` throws.
+    ///
+    /// - Parameter countingUses: Whether a new copy counts as a use (not for a template saved).
     func resolveFoodItems(
-        _ meal: inout Workout_V1_Meal, keeping existing: [Workout_V1_FoodItem], user: UUID, now: Int64, in txn: inout WriteTransaction
+        _ meal: inout Workout_V1_Meal, keeping existing: [Workout_V1_FoodItem], user: UUID, now: Int64, in txn: inout WriteTransaction,
+        countingUses: Bool = true
     ) throws {
         guard meal.items.contains(where: { !$0.foodID.isEmpty }) else { return }
         var kept = existing.filter { !$0.foodID.isEmpty }
@@ -117,7 +120,7 @@ extension HouseholdStore {
                 throw DomainError(.notFound, "meal.items[\(index)].food_id names no food of the household's library", field: "meal.items[\(index)].food_id")
             }
             meal.items[index] = try FoodPortions.copy(of: food, for: requested, field: "meal.items[\(index)]")
-            try noteFoodLogged(foodID, by: user, now: now, in: &txn)
+            if countingUses { try noteFoodLogged(foodID, by: user, now: now, in: &txn) }
         }
         meal.totals = Self.nutrition(of: meal.items)
     }

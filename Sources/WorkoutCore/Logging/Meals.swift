@@ -117,8 +117,13 @@ extension HouseholdStore {
     /// change log. The caller stores `user` afterwards unless `replayed`.
     ///
     /// - Returns: the stored meal (the earlier one when replayed) and whether it was a replay.
+    ///
+    /// - Parameter copies: Items from library foods already copied (a template's, or a meal's
+    ///   being copied): an item of the meal that is one of them keeps it, rather than being
+    ///   computed from the food again.
     func insertMeal(
-        _ requested: Workout_V1_Meal, id: UUID, user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction
+        _ requested: Workout_V1_Meal, id: UUID, user: inout Workout_Store_V1_StoredUser, now: Int64, in txn: inout WriteTransaction,
+        keepingCopies copies: [Workout_V1_FoodItem] = []
     ) throws -> (meal: Workout_V1_Meal, replayed: Bool) {
         let userID = UUID(bytes: user.userID)
         var meal = requested
@@ -132,7 +137,7 @@ extension HouseholdStore {
             return (existing, true)
         }
         try refuseTombstoned(.meal, user: userID, id: id, field: "meal.id", in: txn)
-        try resolveFoodItems(&meal, keeping: [], user: userID, now: now, in: &txn)
+        try resolveFoodItems(&meal, keeping: copies, user: userID, now: now, in: &txn)
         meal.localDay = LocalDay.containing(instant: meal.eatenAtMs, in: zone.zone).wire
         meal.createdAtMs = now
         meal.updatedAtMs = now

@@ -10,7 +10,7 @@ import WorkoutRules
 /// size of the table.
 package struct HouseholdSchema: Sendable {
     /// The schema version this build writes.
-    package static let version: UInt32 = 3
+    package static let version: UInt32 = 4
 
     /// Every table and index, by name.
     package static let schema = Schema(version: version, tables: [
@@ -24,6 +24,7 @@ package struct HouseholdSchema: Sendable {
         "goals",
         "foods", "food_words", "foods_by_barcode",
         "food_uses", "food_uses_by_time", "food_uses_by_count", "food_users",
+        "templates",
     ], migrations: [
         Migration(version: 1, summary: "create the household tables") { _, _ in },
         // The table is created when the store opens (every declared table is); a store of
@@ -31,6 +32,7 @@ package struct HouseholdSchema: Sendable {
         Migration(version: 2, summary: "add the goals table (members' goal history)") { _, _ in },
         // As for version 2: the tables are created when the store opens, and start empty.
         Migration(version: 3, summary: "add the food library (foods, their words and barcodes, members' uses)") { _, _ in },
+        Migration(version: 4, summary: "add members' templates (saved meals and workouts)") { _, _ in },
     ])
 
     /// Accounts by id, with the unique email index.
@@ -81,6 +83,8 @@ package struct HouseholdSchema: Sendable {
     package let foodUsesByTime: SecondaryIndex<UserTimeKey, UserRecordKey, Workout_V1_FoodUser>
     /// `(user, times logged, food)`: a member's frequent foods.
     package let foodUsesByCount: SecondaryIndex<UserTimeKey, UserRecordKey, Workout_V1_FoodUser>
+    /// Members' saved meals and workouts by `(user, template id)`.
+    package let templates: Table<UserRecordKey, Workout_V1_Template>
     /// `(food, user)`: who logged a food.
     package let foodUsers: SecondaryIndex<UserRecordKey, UserRecordKey, Workout_V1_FoodUser>
 
@@ -133,6 +137,7 @@ package struct HouseholdSchema: Sendable {
         foodUsers = SecondaryIndex(database: try store.database("food_users")) { key, _ in
             [UserRecordKey(user: key.id, id: key.user)]
         }
+        templates = try store.table("templates")
         foodUses = IndexedTable(try store.table("food_uses")).indexed(by: foodUsesByTime).indexed(by: foodUsesByCount).indexed(by: foodUsers)
     }
 }

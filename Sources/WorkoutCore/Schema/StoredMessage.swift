@@ -27,5 +27,6 @@ extension Workout_V1_WeightEntry: StoredMessage {}
 extension Workout_V1_GoalsEntry: StoredMessage {}
 extension Workout_V1_Food: StoredMessage {}
 extension Workout_V1_FoodUser: StoredMessage {}
+extension Workout_V1_Template: StoredMessage {}
 extension Workout_V1_StepsReport: StoredMessage {}
 extension Workout_V1_Achievement: StoredMessage {}

@@ -203,6 +203,22 @@ package enum MethodCatalog {
     package static let myFoods = RPCMethod<Workout_V1_MyFoodsRequest, Workout_V1_MyFoodsResponse>(
         1005, "Foods.MyFoods", streaming: false, session: true, admin: false,
         "One's recent and frequent foods.")
+    /// 1101 Templates.SaveTemplate: Save a meal or workout to log again (create or replace).
+    package static let saveTemplate = RPCMethod<Workout_V1_SaveTemplateRequest, Workout_V1_SaveTemplateResponse>(
+        1101, "Templates.SaveTemplate", streaming: false, session: true, admin: false,
+        "Save a meal or workout to log again (create or replace).")
+    /// 1102 Templates.ListTemplates: One's templates, by name.
+    package static let listTemplates = RPCMethod<Workout_V1_ListTemplatesRequest, Workout_V1_ListTemplatesResponse>(
+        1102, "Templates.ListTemplates", streaming: false, session: true, admin: false,
+        "One's templates, by name.")
+    /// 1103 Templates.DeleteTemplate: Delete one of one's templates.
+    package static let deleteTemplate = RPCMethod<Workout_V1_DeleteTemplateRequest, Workout_V1_DeleteTemplateResponse>(
+        1103, "Templates.DeleteTemplate", streaming: false, session: true, admin: false,
+        "Delete one of one's templates.")
+    /// 1104 Templates.LogTemplate: Log a template, or a copy of one's meal or workout, in one call.
+    package static let logTemplate = RPCMethod<Workout_V1_LogTemplateRequest, Workout_V1_LogTemplateResponse>(
+        1104, "Templates.LogTemplate", streaming: false, session: true, admin: false,
+        "Log a template, or a copy of one's meal or workout, in one call.")
 
     /// Every method, in number order.
     package static let all: [MethodDescriptor] = [
@@ -256,6 +272,10 @@ package enum MethodCatalog {
         deleteFood.descriptor,
         searchFoods.descriptor,
         myFoods.descriptor,
+        saveTemplate.descriptor,
+        listTemplates.descriptor,
+        deleteTemplate.descriptor,
+        logTemplate.descriptor,
     ]
 
     private static let byNumber: [UInt32: MethodDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.number, $0) })

@@ -18,13 +18,13 @@ package enum DeviceTokenScopes {
             MethodCatalog.weightProgress.number, MethodCatalog.summaries.number, MethodCatalog.achievements.number,
             MethodCatalog.changes.number, MethodCatalog.householdView.number, MethodCatalog.watch.number,
             MethodCatalog.export.number, MethodCatalog.getGoals.number, MethodCatalog.progress.number,
-            MethodCatalog.searchFoods.number, MethodCatalog.myFoods.number,
+            MethodCatalog.searchFoods.number, MethodCatalog.myFoods.number, MethodCatalog.listTemplates.number,
         ],
         .log: [
             MethodCatalog.logWorkout.number, MethodCatalog.updateWorkout.number, MethodCatalog.deleteWorkout.number,
             MethodCatalog.logMeal.number, MethodCatalog.updateMeal.number, MethodCatalog.deleteMeal.number,
             MethodCatalog.logWeight.number, MethodCatalog.updateWeight.number, MethodCatalog.deleteWeight.number,
-            MethodCatalog.reportSteps.number,
+            MethodCatalog.reportSteps.number, MethodCatalog.logTemplate.number,
         ],
         .import: [MethodCatalog.importRecords.number, IngestRoutes.healthAutoExport.number],
     ]

@@ -120,6 +120,11 @@ package struct Router: Sendable {
         table.write(MethodCatalog.deleteFood) { caller, request in try await household.deleteFood(caller, request) }
         table.read(MethodCatalog.searchFoods) { caller, request in try household.searchFoods(caller, request) }
         table.read(MethodCatalog.myFoods) { caller, request in try household.myFoods(caller, request) }
+        // Templates
+        table.write(MethodCatalog.saveTemplate) { caller, request in try await household.saveTemplate(caller, request) }
+        table.read(MethodCatalog.listTemplates) { caller, _ in try household.listTemplates(caller) }
+        table.write(MethodCatalog.deleteTemplate) { caller, request in try await household.deleteTemplate(caller, request) }
+        table.write(MethodCatalog.logTemplate) { caller, request in try await household.logTemplate(caller, request) }
         // Household
         table.read(MethodCatalog.householdView) { caller, _ in
             var response = Workout_V1_HouseholdViewResponse()

@@ -10,5 +10,5 @@ struct LogCommand: AsyncParsableCommand {
             the stored session) and `workout sync` sends it later; this needs a session from an \
             earlier `workout login`. `workout status` shows what waits.
             """,
-        subcommands: [LogWorkoutCommand.self, LogMealCommand.self, LogWeightCommand.self, LogStepsCommand.self])
+        subcommands: [LogWorkoutCommand.self, LogMealCommand.self, LogWeightCommand.self, LogStepsCommand.self, LogTemplateCommand.self])
 }

@@ -58,6 +58,7 @@ struct CascadeTests {
                 "changes": try txn.scan(tables.changes, all).elements.filter { $0.key.user == id }.count,
                 "tombstones": try txn.scan(tables.tombstones, all).elements.filter { $0.key.user == id }.count,
                 "goals": try txn.scan(tables.goals, all).elements.filter { $0.key.user == id }.count,
+                "templates": try txn.scan(tables.templates, all).elements.filter { $0.key.user == id }.count,
             ]
         }
     }
@@ -77,11 +78,18 @@ struct CascadeTests {
             goals.set.dailySteps = 9_000
             _ = try await store.setGoals(leaving.caller, goals)
             _ = try await store.setGoals(staying.caller, goals)
+            for member in [leaving, staying] {
+                var template = Workout_V1_SaveTemplateRequest()
+                template.template.id = newID()
+                template.template.name = "Breakfast"
+                template.template.meal = meal(at: 0, type: .breakfast, items: [300])
+                _ = try await store.saveTemplate(member.caller, template)
+            }
 
             // Before: the leaving member is in every per-member table.
             let before = try Self.typedRows(of: leaving.userID, in: store)
             for table in ["users", "users_by_email", "sessions", "sessions_by_user", "workouts", "workouts_by_time", "meals", "meals_by_time",
-                          "weights", "weights_by_time", "steps", "days", "achievements", "changes", "tombstones", "goals"] {
+                          "weights", "weights_by_time", "steps", "days", "achievements", "changes", "tombstones", "goals", "templates"] {
                 #expect(before[table, default: 0] > 0, "\(table) should hold the member before")
             }
             let stayingRows = try Self.typedRows(of: staying.userID, in: store)
