@@ -58,7 +58,7 @@ struct HealthAutoExportTests {
             {"name": "heart_rate", "units": "count/min", "data": [{"Min": 52, "Avg": 61, "Max": 88, "date": "\(stamp(days[0], 9))"}]}
           ],
           "workouts": [
-            {"id": "A1B2", "name": "Running", "start": "\(stamp(days[0], 18))", "end": "\(stamp(days[0], 18, 30))", "duration": 1800, "activeEnergyBurned": {"qty": 1255.2, "units": "kJ"}},
+            {"id": "A1B2", "name": "Running", "start": "\(stamp(days[0], 18))", "end": "\(stamp(days[0], 18, 30))", "duration": 1800, "activeEnergyBurned": {"qty": 1255.2, "units": "kJ"}, "distance": {"qty": 3.5, "units": "mi"}},
             {"id": "C3D4", "name": "Traditional Strength Training", "start": "\(stamp(days[2], 17))", "end": "\(stamp(days[2], 17, 45))", "duration": 2700, "activeEnergyBurned": {"qty": 210, "units": "kcal"}}
           ]
         }}
@@ -173,6 +173,9 @@ struct HealthAutoExportTests {
                 let liveTotals = try live.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).totals
                 #expect(ownerTotals.totalWorkouts == 2 && ownerTotals.totalWorkouts == liveTotals.totalWorkouts)
                 #expect(ownerTotals.totalCaloriesBurned == liveTotals.totalCaloriesBurned)
+                // Version 2's distance: 3.5 mi in metres, on the running workout only.
+                let distances = try owner.call(MethodCatalog.workoutHistory, Workout_V1_WorkoutHistoryRequest()).workouts.map(\.distanceM)
+                #expect(distances.sorted() == [0, 5_633], "\(distances)")
                 let weights = try owner.call(MethodCatalog.weightProgress, Workout_V1_WeightProgressRequest()).entries.map(\.weightKg)
                 #expect(weights == [72.0, 71.5])
                 #expect(weights == (try live.call(MethodCatalog.weightProgress, Workout_V1_WeightProgressRequest()).entries.map(\.weightKg)))

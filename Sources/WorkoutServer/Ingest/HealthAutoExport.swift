@@ -15,7 +15,7 @@ import WorkoutRules
 /// * `dietary_energy`, `protein`, `carbohydrates`, `total_fat`: the samples of one source at
 ///   one time are one meal with one food item (kcal or kJ; g, mg or kg), typed by the hour.
 /// * `workouts`: the type through ``HealthWorkoutTypes`` (the Apple Health import's table), the
-///   duration, the active energy.
+///   duration, the active energy, and (version 2) the distance in metres.
 ///
 /// Ids are derived from each record's kind, source and times, so the app's repeated and
 /// overlapping exports store nothing twice. Metrics it does not know are counted and skipped.
@@ -154,6 +154,11 @@ package struct HealthAutoExport: Sendable {
             if let energy, let qty = energy.qty, qty.isFinite, qty >= 0, let kcal = HealthUnits.kilocalories(qty, unit: energy.units ?? "kcal") {
                 converted.caloriesBurned = (kcal * 10).rounded() / 10
             }
+            // The distance (version 2), when it is one and within the server's bounds.
+            if let distance = workout.distance, let qty = distance.qty, qty.isFinite,
+               let metres = HealthUnits.metres(qty, unit: distance.units ?? "km"), RecordLimits.workoutDistanceMetres.contains(metres.rounded()) {
+                converted.distanceM = metres.rounded()
+            }
             converted.notes = "Health Auto Export"
             var record = Workout_V1_ImportRecord()
             record.workout = converted
@@ -212,6 +217,8 @@ package struct HealthAutoExport: Sendable {
         var activeEnergyBurned: Quantity?
         /// Version 1's.
         var activeEnergy: Quantity?
+        /// Version 2's distance covered.
+        var distance: Quantity?
     }
 
     private struct StepsKey: Hashable {

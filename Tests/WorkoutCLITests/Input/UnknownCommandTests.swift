@@ -17,7 +17,7 @@ struct UnknownCommandTests {
         (["log", "wieght", "70"], "unknown command 'wieght'; did you mean `workout log weight`?"),
         (["profile", "sett", "--age", "30"], "unknown command 'sett'; did you mean `workout profile set`?"),
         (["log", "run", "--minutes", "30"],
-         "unknown kind 'run': `workout log` takes workout, meal, weight or steps; to log a workout of that kind: workout log workout run --minutes 30"),
+         "unknown kind 'run': `workout log` takes workout, meal, weight, steps or template; to log a workout of that kind: workout log workout run --minutes 30"),
         (["admin", "frobnicate"], "unknown command 'frobnicate': `workout admin` takes "),
     ])
     func unknown(arguments: [String], message: String) throws {

@@ -31,7 +31,7 @@ struct MessageTests {
 
     @Test("An unknown command is blamed, with the name meant; `log run` blames run, not --minutes", arguments: [
         (["lgo"], "workout: unknown command 'lgo'; did you mean `workout log`?"),
-        (["log", "run", "--minutes", "30"], "workout: unknown kind 'run': `workout log` takes workout, meal, weight or steps; to log a workout of that kind: workout log workout run --minutes 30"),
+        (["log", "run", "--minutes", "30"], "workout: unknown kind 'run': `workout log` takes workout, meal, weight, steps or template; to log a workout of that kind: workout log workout run --minutes 30"),
     ])
     func unknownCommand(arguments: [String], message: String) async throws {
         let result = try await CLIHousehold.workout(arguments, environment: ["WORKOUT_CONFIG_DIR": "/nonexistent/workout-config"])
