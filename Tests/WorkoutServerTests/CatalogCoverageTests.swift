@@ -586,6 +586,9 @@ struct CatalogCoverageTests {
                 var early = Workout_V1_LogWorkoutRequest()
                 early.workout = workout()
                 let earlyLogged = try phone.call(MethodCatalog.logWorkout, early)
+                var stepsGoal = Workout_V1_SetGoalsRequest()
+                stepsGoal.set.dailySteps = 5_000
+                _ = try phone.call(MethodCatalog.setGoals, stepsGoal)
 
                 let watch = try watcher.sendRequest(MethodCatalog.watch, Workout_V1_WatchRequest())
                 var backlog: [Workout_V1_WatchEvent] = []
@@ -620,6 +623,22 @@ struct CatalogCoverageTests {
                 #expect(event?.totals.totalWorkouts == 2)
                 #expect(event?.revision ?? 0 >= liveLogged.workout.revision)
                 #expect(seen.flatMap(\.changes).allSatisfy { $0.revision > backlog.last!.revision })
+                // Today's ring: in the first event (5,000 steps to go), then again when steps change it.
+                #expect(backlog.first?.today.goals.map(\.kind) == [.dailySteps] && backlog.first?.today.goals.first?.actual == 0)
+                var walked = Workout_V1_ReportStepsRequest()
+                walked.report.day = todayUTC()
+                walked.report.source = "phone"
+                walked.report.steps = 6_000
+                walked.report.reportedAtMs = nowMilliseconds()
+                _ = try phone.call(MethodCatalog.reportSteps, walked)
+                var ring: Workout_V1_DayProgress?
+                for _ in 0..<20 where ring == nil {
+                    let frame = try watcher.readFrame { $0.callID == watch }
+                    guard frame.type == .streamMessage else { break }
+                    let event = try Workout_V1_WatchEvent(serializedBytes: frame.decodedBody(maxDecompressedSize: 1 << 24))
+                    if event.hasToday { ring = event.today }
+                }
+                #expect(ring?.goals.first?.actual == 6_000 && ring?.goals.first?.met == true, "\(String(describing: ring))")
 
                 // A Watch from the future is OUT_OF_RANGE, before any message.
                 var future = Workout_V1_WatchRequest()

@@ -25,6 +25,9 @@ public struct PeriodSummary: Sendable, Hashable, Codable {
     public var fatG: Double
     /// Number of meals.
     public var meals: Int
+    /// The period's goals, for its rings: a day's daily goals, a week's weekly goals (empty
+    /// without goals).
+    public var goals: [GoalProgress] = []
 
     /// Creates a period summary (the server makes them; this is for previews and tests).
     ///
@@ -59,6 +62,27 @@ public struct PeriodSummary: Sendable, Hashable, Codable {
     }
 }
 
+// MARK: Decoding
+
+extension PeriodSummary {
+    private enum CodingKeys: String, CodingKey {
+        case start, end, caloriesEaten, caloriesBurned, workouts, activeSeconds, steps, proteinG, carbsG, fatG, meals, goals
+    }
+
+    /// Decodes a summary; one encoded before summaries carried goals has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            start: try container.decode(LocalDate.self, forKey: .start), end: try container.decode(LocalDate.self, forKey: .end),
+            caloriesEaten: try container.decode(Double.self, forKey: .caloriesEaten),
+            caloriesBurned: try container.decode(Double.self, forKey: .caloriesBurned), workouts: try container.decode(Int.self, forKey: .workouts),
+            activeSeconds: try container.decode(Int.self, forKey: .activeSeconds), steps: try container.decode(Int.self, forKey: .steps),
+            proteinG: try container.decode(Double.self, forKey: .proteinG), carbsG: try container.decode(Double.self, forKey: .carbsG),
+            fatG: try container.decode(Double.self, forKey: .fatG), meals: try container.decode(Int.self, forKey: .meals))
+        goals = try container.decodeIfPresent([GoalProgress].self, forKey: .goals) ?? []
+    }
+}
+
 // MARK: Wire
 
 extension PeriodSummary {
@@ -73,5 +97,6 @@ extension PeriodSummary {
             activeSeconds: Int(wire.activeSeconds), steps: Int(wire.steps), proteinG: wire.proteinG,
             carbsG: wire.carbsG, fatG: wire.fatG, meals: Int(wire.meals)
         )
+        goals = wire.goals.compactMap(GoalProgress.init(wire:))
     }
 }

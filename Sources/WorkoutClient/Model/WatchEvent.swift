@@ -14,6 +14,9 @@ public struct WatchEvent: Sendable, Hashable, Codable {
     public var totals: Totals?
     /// Whether this event completes the backlog; later events are live.
     public var caughtUp: Bool
+    /// Today's progress towards the member's daily goals, when it changed (and in the first
+    /// event): what a ring redraws from without another call.
+    public var today: DayProgress?
 
     /// Creates a watch event.
     ///
@@ -41,5 +44,6 @@ extension WatchEvent {
             changes: wire.changes.map(Change.init(wire:)), revision: wire.revision,
             totals: wire.hasTotals ? Totals(wire: wire.totals) : nil, caughtUp: wire.caughtUp
         )
+        today = wire.hasToday ? DayProgress(wire: wire.today) : nil
     }
 }

@@ -152,9 +152,22 @@ extension HouseholdStore {
         return (UInt32(clamping: seconds / 60), met)
     }
 
+    /// Today's progress (in the caller's zone) towards their daily goals: what a Watch event
+    /// carries for a ring.
+    package func todayProgress(_ caller: Caller) throws -> Workout_V1_DayProgress {
+        let now = clock.nowMilliseconds()
+        return try store.read { txn in
+            let user = try authorize(caller, in: txn, now: now)
+            let today = LocalDay.containing(instant: now, in: zone(of: user))
+            let history = try goalHistory(of: caller.userID, covering: today...today, in: txn)
+            let figures = try dayFigures(of: caller.userID, days: today...today, in: txn)
+            return GoalProgressRules.day(today, figures: figures[today] ?? .zero, goals: history.goals(on: today)).wire
+        }
+    }
+
     /// The entries that decide the goals of `days`: the newest at or before the first day, and
     /// every one within.
-    private func goalHistory(
+    func goalHistory(
         of user: UUID, covering days: ClosedRange<LocalDay>, in txn: borrowing some TransactionReading & ~Copyable
     ) throws -> GoalHistory {
         let before = UserDayKey.range(user: user, first: LocalDay.earliestValid.epochDay - 1, last: days.lowerBound.epochDay)
@@ -220,7 +233,7 @@ extension HouseholdStore {
         ChildRules.lowestEnergyKcal(age: member.age, weightKg: member.weightKg, heightCm: member.heightCm)
     }
 
-    private func zone(of user: Workout_Store_V1_StoredUser) -> TimeZone {
+    func zone(of user: Workout_Store_V1_StoredUser) -> TimeZone {
         (try? TimeZoneCatalog.zone(named: user.timeZone, field: "time_zone")) ?? TimeZone(identifier: "UTC")!
     }
 }

@@ -200,7 +200,9 @@ extension HouseholdStore {
         }
         var accumulator = try SummaryAccumulator(from: from, to: to, granularity: granularity)
         return try store.read { txn in
-            try checkSession(caller, in: txn, now: now)
+            let user = try authorize(caller, in: txn, now: now)
+            let today = LocalDay.containing(instant: now, in: zone(of: user))
+            let history = try goalHistory(of: caller.userID, covering: accumulator.scanDays, in: txn)
             for (day, figures) in try dayFigures(of: caller.userID, days: accumulator.scanDays, in: txn) {
                 _ = accumulator.add(figures, on: day)
             }
@@ -218,6 +220,15 @@ extension HouseholdStore {
                 wire.carbsG = period.figures.carbsGrams
                 wire.fatG = period.figures.fatGrams
                 wire.meals = period.figures.meals
+                // The period's rings: a day's daily goals, a week's weekly goals.
+                if period.start == period.end {
+                    wire.goals = GoalProgressRules.day(period.start, figures: period.figures, goals: history.goals(on: period.start)).goals.map(\.wire)
+                } else {
+                    let goals = history.goals(on: min(period.end, max(period.start, today)))
+                    wire.goals = GoalKind.weekly.compactMap { kind in
+                        goals.weeklyTarget(kind).map { GoalStanding(kind: kind, target: $0, actual: GoalProgressRules.dailyFigure(kind, period.figures)).wire }
+                    }
+                }
                 return wire
             }
             return response

@@ -353,6 +353,12 @@ package nonisolated struct Workout_V1_PeriodSummary: Sendable {
   /// Number of meals.
   package var meals: UInt32 = 0
 
+  /// The goals of the period, so a screen can draw its rings from this answer
+  /// alone: for a day, each daily goal in effect that day (Goals.Progress's
+  /// rules); for a week, the weekly goals in effect on its last day (or today,
+  /// for the current week), judged by the week's sums. Empty without goals.
+  package var goals: [Workout_V1_GoalProgress] = []
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -796,7 +802,7 @@ nonisolated extension Workout_V1_SummariesResponse: SwiftProtobuf.Message, Swift
 
 nonisolated extension Workout_V1_PeriodSummary: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".PeriodSummary"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}start\0\u{1}end\0\u{3}calories_eaten\0\u{3}calories_burned\0\u{1}workouts\0\u{3}active_seconds\0\u{1}steps\0\u{3}protein_g\0\u{3}carbs_g\0\u{3}fat_g\0\u{1}meals\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}start\0\u{1}end\0\u{3}calories_eaten\0\u{3}calories_burned\0\u{1}workouts\0\u{3}active_seconds\0\u{1}steps\0\u{3}protein_g\0\u{3}carbs_g\0\u{3}fat_g\0\u{1}meals\0\u{1}goals\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -815,6 +821,7 @@ nonisolated extension Workout_V1_PeriodSummary: SwiftProtobuf.Message, SwiftProt
       case 9: try { try decoder.decodeSingularDoubleField(value: &self.carbsG) }()
       case 10: try { try decoder.decodeSingularDoubleField(value: &self.fatG) }()
       case 11: try { try decoder.decodeSingularUInt32Field(value: &self.meals) }()
+      case 12: try { try decoder.decodeRepeatedMessageField(value: &self.goals) }()
       default: break
       }
     }
@@ -858,6 +865,9 @@ nonisolated extension Workout_V1_PeriodSummary: SwiftProtobuf.Message, SwiftProt
     if self.meals != 0 {
       try visitor.visitSingularUInt32Field(value: self.meals, fieldNumber: 11)
     }
+    if !self.goals.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.goals, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -873,6 +883,7 @@ nonisolated extension Workout_V1_PeriodSummary: SwiftProtobuf.Message, SwiftProt
     if lhs.carbsG != rhs.carbsG {return false}
     if lhs.fatG != rhs.fatG {return false}
     if lhs.meals != rhs.meals {return false}
+    if lhs.goals != rhs.goals {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -43,7 +43,7 @@ package nonisolated struct Workout_V1_WatchRequest: Sendable {
 }
 
 /// One STREAM_MESSAGE of Streams.Watch.
-package nonisolated struct Workout_V1_WatchEvent: Sendable {
+package nonisolated struct Workout_V1_WatchEvent: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
@@ -51,32 +51,53 @@ package nonisolated struct Workout_V1_WatchEvent: Sendable {
   /// Changes in ascending revision order, each record at most once. At most
   /// 100 per event, and no more than fit the client's max frame size.
   /// May be empty (the first event when there is nothing to catch up on).
-  package var changes: [Workout_V1_Change] = []
+  package var changes: [Workout_V1_Change] {
+    get {_storage._changes}
+    set {_uniqueStorage()._changes = newValue}
+  }
 
   /// The revision the client is up to after applying this event. To resume
   /// after a disconnect, watch again with since_revision = this value.
-  package var revision: UInt64 = 0
+  package var revision: UInt64 {
+    get {_storage._revision}
+    set {_uniqueStorage()._revision = newValue}
+  }
 
   /// The member's totals after these changes; set in the first event and in
   /// every event whose changes altered them, unset otherwise.
   package var totals: Workout_V1_Totals {
-    get {_totals ?? Workout_V1_Totals()}
-    set {_totals = newValue}
+    get {_storage._totals ?? Workout_V1_Totals()}
+    set {_uniqueStorage()._totals = newValue}
   }
   /// Returns true if `totals` has been explicitly set.
-  package var hasTotals: Bool {self._totals != nil}
+  package var hasTotals: Bool {_storage._totals != nil}
   /// Clears the value of `totals`. Subsequent reads from it will return its default value.
-  package mutating func clearTotals() {self._totals = nil}
+  package mutating func clearTotals() {_uniqueStorage()._totals = nil}
 
   /// True on the event that completes the backlog (it may have no changes);
   /// from then on events are live.
-  package var caughtUp: Bool = false
+  package var caughtUp: Bool {
+    get {_storage._caughtUp}
+    set {_uniqueStorage()._caughtUp = newValue}
+  }
+
+  /// Today's progress towards the member's daily goals (in their zone), as
+  /// Goals.Progress answers it for the day: set in the first event and in every
+  /// event after which it changed, unset otherwise. A ring redraws from it.
+  package var today: Workout_V1_DayProgress {
+    get {_storage._today ?? Workout_V1_DayProgress()}
+    set {_uniqueStorage()._today = newValue}
+  }
+  /// Returns true if `today` has been explicitly set.
+  package var hasToday: Bool {_storage._today != nil}
+  /// Clears the value of `today`. Subsequent reads from it will return its default value.
+  package mutating func clearToday() {_uniqueStorage()._today = nil}
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
 
-  fileprivate var _totals: Workout_V1_Totals? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// Request of Streams.Export (method 702): all of one's own data. No fields.
@@ -214,48 +235,97 @@ nonisolated extension Workout_V1_WatchRequest: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Workout_V1_WatchEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".WatchEvent"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}changes\0\u{1}revision\0\u{1}totals\0\u{3}caught_up\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}changes\0\u{1}revision\0\u{1}totals\0\u{3}caught_up\0\u{1}today\0")
+
+  fileprivate class _StorageClass {
+    var _changes: [Workout_V1_Change] = []
+    var _revision: UInt64 = 0
+    var _totals: Workout_V1_Totals? = nil
+    var _caughtUp: Bool = false
+    var _today: Workout_V1_DayProgress? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _changes = source._changes
+      _revision = source._revision
+      _totals = source._totals
+      _caughtUp = source._caughtUp
+      _today = source._today
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.changes) }()
-      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
-      case 3: try { try decoder.decodeSingularMessageField(value: &self._totals) }()
-      case 4: try { try decoder.decodeSingularBoolField(value: &self.caughtUp) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeRepeatedMessageField(value: &_storage._changes) }()
+        case 2: try { try decoder.decodeSingularUInt64Field(value: &_storage._revision) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._totals) }()
+        case 4: try { try decoder.decodeSingularBoolField(value: &_storage._caughtUp) }()
+        case 5: try { try decoder.decodeSingularMessageField(value: &_storage._today) }()
+        default: break
+        }
       }
     }
   }
 
   package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.changes.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.changes, fieldNumber: 1)
-    }
-    if self.revision != 0 {
-      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 2)
-    }
-    try { if let v = self._totals {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-    } }()
-    if self.caughtUp != false {
-      try visitor.visitSingularBoolField(value: self.caughtUp, fieldNumber: 4)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._changes.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._changes, fieldNumber: 1)
+      }
+      if _storage._revision != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._revision, fieldNumber: 2)
+      }
+      try { if let v = _storage._totals {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+      if _storage._caughtUp != false {
+        try visitor.visitSingularBoolField(value: _storage._caughtUp, fieldNumber: 4)
+      }
+      try { if let v = _storage._today {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Workout_V1_WatchEvent, rhs: Workout_V1_WatchEvent) -> Bool {
-    if lhs.changes != rhs.changes {return false}
-    if lhs.revision != rhs.revision {return false}
-    if lhs._totals != rhs._totals {return false}
-    if lhs.caughtUp != rhs.caughtUp {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._changes != rhs_storage._changes {return false}
+        if _storage._revision != rhs_storage._revision {return false}
+        if _storage._totals != rhs_storage._totals {return false}
+        if _storage._caughtUp != rhs_storage._caughtUp {return false}
+        if _storage._today != rhs_storage._today {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -46,6 +46,9 @@ extension Connection {
         }
     }
 
+    /// The bytes an event keeps for today's progress beside its page of changes.
+    static let todayProgressRoom = 1_024
+
     /// Sends the changes a watch has not sent yet, a page per event (at most 100 changes, and
     /// no more than fit the client's max frame size), while there is room.
     func pump(_ callID: UInt32) {
@@ -57,7 +60,8 @@ extension Connection {
                 request.pageSize = 100
                 // An event has the fields of a Changes page (caught_up for has_more), so a page
                 // that fits the client's frame makes an event that fits it too.
-                let page = try context.household.changes(watch.caller, request, maxResponseBytes: peerMaxFrameSize)
+                // Room is kept for today's progress (five goals, well under a kilobyte).
+                let page = try context.household.changes(watch.caller, request, maxResponseBytes: peerMaxFrameSize - Self.todayProgressRoom)
                 // The backlog ends with one event marked caught up, changes or not.
                 if page.changes.isEmpty && watch.caughtUp { break }
                 var event = Workout_V1_WatchEvent()
@@ -68,6 +72,12 @@ extension Connection {
                 if watch.sentTotals != page.totals {
                     event.totals = page.totals
                     watch.sentTotals = page.totals
+                }
+                // Today's progress likewise: first, then when it changed (a meal, steps, a goal).
+                let today = try context.household.todayProgress(watch.caller)
+                if watch.sentToday != today {
+                    event.today = today
+                    watch.sentToday = today
                 }
                 if !watch.caughtUp && !page.hasMore_p {
                     event.caughtUp = true

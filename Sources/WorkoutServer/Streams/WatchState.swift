@@ -13,6 +13,8 @@ final class WatchState {
     /// The totals the last event that carried totals carried; `nil` before the first event.
     /// An event carries totals only when they differ from these (PROTOCOL.md, Streams.Watch).
     var sentTotals: Workout_V1_Totals?
+    /// Today's progress as last sent, to send it again only when it changed.
+    var sentToday: Workout_V1_DayProgress?
 
     init(caller: Caller, cursor: UInt64) {
         self.caller = caller

@@ -91,6 +91,33 @@ struct GoalsTests {
         }
     }
 
+    @Test("Summaries carry each period's rings: a day's daily goals, a week's weekly goals")
+    func summariesCarryGoals() async throws {
+        try await withHousehold(now: Self.afterFallBack, ownerZone: "UTC") { household in
+            let store = household.store
+            let owner = household.owner
+            _ = try await Self.setGoals(store, owner, from: Self.day(2026, 10, 20)) { $0.dailySteps = 8_000; $0.weeklyWorkouts = 3 }
+            try await store.report(owner, stepsReport(day: Self.day(2026, 10, 21), source: "phone", steps: 8_500, reportedAt: Self.afterFallBack - 60_000))
+            try await store.log(owner, workout(at: Self.afterFallBack - 2 * 86_400_000))
+            var days = Workout_V1_SummariesRequest()
+            days.fromDay = Self.day(2026, 10, 19).wire
+            days.toDay = Self.day(2026, 10, 21).wire
+            days.granularity = .day
+            let daily = try store.summaries(owner.caller, days).periods
+            #expect(daily.map(\.goals.count) == [0, 1, 1], "no goal before the 20th")
+            #expect(daily[2].goals.first?.kind == .dailySteps && daily[2].goals.first?.met == true && daily[1].goals.first?.met == false)
+            days.granularity = .week
+            days.toDay = Self.day(2026, 10, 28).wire
+            let weekly = try store.summaries(owner.caller, days).periods
+            #expect(weekly.count == 2)
+            // The week of the 19th is judged by the goals of its last day; this week by today's.
+            #expect(weekly.map { $0.goals.map(\.kind) } == [[.weeklyWorkouts], [.weeklyWorkouts]])
+            #expect(weekly[0].goals.first?.actual == 0 && weekly[1].goals.first?.actual == 1 && weekly[1].goals.first?.remaining == 2)
+            let today = try store.todayProgress(owner.caller)
+            #expect(today.day == Self.day(2026, 10, 28).wire && today.goals.map(\.target) == [8_000])
+        }
+    }
+
     @Test("Setting, changing and clearing keeps the history, and the answer names what is in effect today")
     func setChangeClear() async throws {
         try await withHousehold(now: Self.afterFallBack) { household in
