@@ -214,11 +214,12 @@ package enum GoalLimits {
     }
 
     /// Checks a whole set as it would be stored, `effectiveFrom` on: shares of energy need an
-    /// energy target, take at most 100 % together, and the target weight's day lies after
-    /// `effectiveFrom`.
+    /// energy target, take at most 100 % together, and (when the change sets the target weight,
+    /// `settingTargetWeight`) the target weight's day lies after `effectiveFrom`. A day passed
+    /// since stays: changing another goal later never trips over it.
     ///
     /// - Throws: `DomainError.invalid` naming the field under `field` that breaks a rule.
-    package static func checkWhole(_ goals: GoalSet, effectiveFrom: LocalDay, field: String) throws(DomainError) {
+    package static func checkWhole(_ goals: GoalSet, effectiveFrom: LocalDay, field: String, settingTargetWeight: Bool = true) throws(DomainError) {
         var percents: [(String, Double)] = []
         for (name, goal) in [("protein", goals.protein), ("carbs", goals.carbs), ("fat", goals.fat)] {
             if case .percentOfEnergy(let percent) = goal { percents.append((name, percent)) }
@@ -233,7 +234,7 @@ package enum GoalLimits {
             throw .invalid("\(field).\(percents.last!.0).percent_of_energy",
                            "the shares of energy of \(names) add up to \(Bounds.formatted(total)) %; together they may take at most 100 %")
         }
-        if let by = goals.targetWeightBy, by <= effectiveFrom {
+        if settingTargetWeight, let by = goals.targetWeightBy, by <= effectiveFrom {
             throw .invalid("\(field).target_weight_by", "\(field).target_weight_by must be after \(effectiveFrom), the day the goals take effect (got \(by))")
         }
     }

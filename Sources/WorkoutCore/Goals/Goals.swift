@@ -81,7 +81,7 @@ extension HouseholdStore {
             let base = try newest.map { try GoalSet(wire: $0.value.goals, field: "goals") } ?? .none
             var result = base.updating(with: set)
             for kind in cleared { result.clear(kind) }
-            try GoalLimits.checkWhole(result, effectiveFrom: from, field: "set")
+            try GoalLimits.checkWhole(result, effectiveFrom: from, field: "set", settingTargetWeight: set.targetWeightKg != nil)
             if ChildRules.isChild(age: member.age) {
                 try ChildRules.check(set, field: "set", lowestEnergyKcal: lowestEnergy(of: member), byAdmin: isAdmin(writer))
             }

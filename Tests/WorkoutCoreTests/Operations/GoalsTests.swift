@@ -142,6 +142,14 @@ struct GoalsTests {
 
             let goals = try store.getGoals(owner.caller, Workout_V1_GetGoalsRequest())
             #expect(goals.goals == today.entry.goals && goals.effectiveFrom == today.entry.effectiveFrom)
+            // A target weight's day that has passed does not block changing another goal.
+            _ = try await Self.setGoals(store, owner) { $0.targetWeightKg = 70; $0.targetWeightBy = Self.day(2026, 11, 15).wire }
+            household.clock.advance(by: 20 * 86_400_000)
+            #expect(try await Self.setGoals(store, owner) { $0.dailySteps = 9_000 }.entry.goals.targetWeightBy == Self.day(2026, 11, 15).wire)
+            await expectDomainError(.invalidArgument, field: "set.target_weight_by") {
+                try await Self.setGoals(store, owner) { $0.targetWeightKg = 69; $0.targetWeightBy = Self.day(2026, 11, 16).wire }
+            }
+            household.clock.advance(by: -20 * 86_400_000)
             #expect(goals.history.map(\.effectiveFrom) == [Self.day(2026, 10, 28).wire, Self.day(2026, 10, 1).wire])
             #expect(!goals.child && goals.lowestEnergyKcal == 0)
 
