@@ -21,10 +21,20 @@ extension HouseholdStore {
         return user
     }
 
+    /// The member's profile zone (UTC for a zone this build does not know): where their days begin.
+    func zone(of user: Workout_Store_V1_StoredUser) -> TimeZone {
+        (try? TimeZoneCatalog.zone(named: user.timeZone, field: "time_zone")) ?? TimeZone(identifier: "UTC")!
+    }
+
+    /// Whether the member is an admin or the owner.
+    func isAdmin(_ user: Workout_Store_V1_StoredUser) -> Bool {
+        user.role == Int32(Workout_V1_Role.admin.rawValue) || user.role == Int32(Workout_V1_Role.owner.rawValue)
+    }
+
     /// The caller's account, for an operation that also requires an admin or the owner.
     func authorizeAdmin(_ caller: Caller, in txn: borrowing some TransactionReading & ~Copyable, now: Int64) throws -> Workout_Store_V1_StoredUser {
         let user = try authorize(caller, in: txn, now: now)
-        guard user.role == Int32(Workout_V1_Role.admin.rawValue) || user.role == Int32(Workout_V1_Role.owner.rawValue) else {
+        guard isAdmin(user) else {
             throw DomainError(.permissionDenied, "only an admin may do this")
         }
         return user
@@ -98,8 +108,7 @@ extension HouseholdStore {
         if stored.workoutDayRecorded {
             let last = LocalDay(epochDay: stored.lastWorkoutEpochDay)
             totals.lastWorkoutDay = last.wire
-            let zone = (try? TimeZoneCatalog.zone(named: user.timeZone, field: "time_zone")) ?? TimeZone(identifier: "UTC")!
-            let today = LocalDay.containing(instant: now, in: zone)
+            let today = LocalDay.containing(instant: now, in: zone(of: user))
             totals.currentStreakDays = Streaks.current(
                 StreakSummary(run: stored.streakRun, longest: stored.longestStreak, lastDay: last), today: today)
         }

@@ -271,8 +271,7 @@ extension HouseholdStore {
     }
 
     private func requireMayChange(_ food: Workout_V1_Food, _ user: Workout_Store_V1_StoredUser) throws {
-        let admin = user.role == Int32(Workout_V1_Role.admin.rawValue) || user.role == Int32(Workout_V1_Role.owner.rawValue)
-        guard admin || food.addedBy == user.userID else {
+        guard isAdmin(user) || food.addedBy == user.userID else {
             throw DomainError.permissionDenied("only the member who added a food, or an admin, may change or delete it")
         }
     }

@@ -225,15 +225,8 @@ extension HouseholdStore {
         return (user, member)
     }
 
-    private func isAdmin(_ user: Workout_Store_V1_StoredUser) -> Bool {
-        user.role == Int32(Workout_V1_Role.admin.rawValue) || user.role == Int32(Workout_V1_Role.owner.rawValue)
-    }
-
     private func lowestEnergy(of member: Workout_Store_V1_StoredUser) -> Double {
         ChildRules.lowestEnergyKcal(age: member.age, weightKg: member.weightKg, heightCm: member.heightCm)
     }
 
-    func zone(of user: Workout_Store_V1_StoredUser) -> TimeZone {
-        (try? TimeZoneCatalog.zone(named: user.timeZone, field: "time_zone")) ?? TimeZone(identifier: "UTC")!
-    }
 }

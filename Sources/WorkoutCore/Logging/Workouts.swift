@@ -39,11 +39,12 @@ extension HouseholdStore {
         return (id, clean)
     }
 
-    /// Whether two workouts carry the same content (what the client sent, server fields aside).
-    private func sameContent(_ a: Workout_V1_Workout, _ b: Workout_V1_Workout) -> Bool {
+    /// Whether two workouts carry the same content (what the client sent, server fields aside);
+    /// `ignoringTime` leaves their start and zone out (a template logged again).
+    func sameContent(_ a: Workout_V1_Workout, _ b: Workout_V1_Workout, ignoringTime: Bool = false) -> Bool {
         a.workoutType == b.workoutType && a.durationSeconds == b.durationSeconds && a.caloriesBurned == b.caloriesBurned
-            && a.exercisesCompleted == b.exercisesCompleted && a.performedAtMs == b.performedAtMs
-            && a.timeZone == b.timeZone && a.notes == b.notes && a.distanceM == b.distanceM && a.elevationGainM == b.elevationGainM
+            && a.exercisesCompleted == b.exercisesCompleted && (ignoringTime || (a.performedAtMs == b.performedAtMs && a.timeZone == b.timeZone))
+            && a.notes == b.notes && a.distanceM == b.distanceM && a.elevationGainM == b.elevationGainM
             && a.averageHeartRate == b.averageHeartRate && a.maxHeartRate == b.maxHeartRate && a.steps == b.steps
     }
 

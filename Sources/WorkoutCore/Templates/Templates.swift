@@ -168,7 +168,7 @@ extension HouseholdStore {
                 workout.createdAtMs = 0
                 workout.updatedAtMs = 0
                 if request.atMs == 0, let existing = try txn.get(UserRecordKey(user: caller.userID, id: recordID), from: tables.workouts.table),
-                   Self.sameWorkoutContent(existing, saved) {
+                   sameContent(existing, saved, ignoringTime: true) {
                     response.workout.workout = existing
                     response.workout.totals = totals(of: user, now: now)
                     response.workout.replayed = true
@@ -184,14 +184,6 @@ extension HouseholdStore {
             }
             return response
         }
-    }
-
-    /// Whether a logged workout has a saved workout's content (its time and zone aside).
-    private static func sameWorkoutContent(_ a: Workout_V1_Workout, _ b: Workout_V1_Workout) -> Bool {
-        a.workoutType == b.workoutType && a.durationSeconds == b.durationSeconds && a.caloriesBurned == b.caloriesBurned
-            && a.exercisesCompleted == b.exercisesCompleted && a.notes == b.notes && a.distanceM == b.distanceM
-            && a.elevationGainM == b.elevationGainM && a.averageHeartRate == b.averageHeartRate && a.maxHeartRate == b.maxHeartRate
-            && a.steps == b.steps
     }
 
     /// Runs `body`, naming a refused field under `to` instead of `from` (`meal.items[0]` →
