@@ -17,12 +17,7 @@ extension HouseholdStore {
         let now = clock.nowMilliseconds()
         try store.writeAndWait { [self] txn in
             guard try txn.get(user, from: tables.users.table) != nil else { throw DomainError.notFound("no member has this id") }
-            var entry = Workout_V1_GoalsEntry()
-            entry.effectiveFrom = day.wire
-            entry.goals = set.wire
-            entry.setAtMs = now
-            entry.setBy = user.data
-            try txn.put(entry, forKey: UserDayKey(user: user, epochDay: day.epochDay), in: tables.goals)
+            _ = try storeGoals(set, for: user, from: day, by: user, now: now, in: &txn)
         }
     }
 

@@ -92,15 +92,22 @@ extension HouseholdStore {
                 response.unchanged = true
                 return response
             }
-            var entry = Workout_V1_GoalsEntry()
-            entry.effectiveFrom = from.wire
-            entry.goals = result.wire
-            entry.setAtMs = now
-            entry.setBy = writer.userID
-            try txn.put(entry, forKey: UserDayKey(user: memberID, epochDay: from.epochDay), in: tables.goals)
-            response.entry = entry
+            response.entry = try storeGoals(result, for: memberID, from: from, by: UUID(bytes: writer.userID), now: now, in: &txn)
             return response
         }
+    }
+
+    /// Stores `goals` as `member`'s entry from `day` on, written by `writer`.
+    func storeGoals(
+        _ goals: GoalSet, for member: UUID, from day: LocalDay, by writer: UUID, now: Int64, in txn: inout WriteTransaction
+    ) throws -> Workout_V1_GoalsEntry {
+        var entry = Workout_V1_GoalsEntry()
+        entry.effectiveFrom = day.wire
+        entry.goals = goals.wire
+        entry.setAtMs = now
+        entry.setBy = writer.data
+        try txn.put(entry, forKey: UserDayKey(user: member, epochDay: day.epochDay), in: tables.goals)
+        return entry
     }
 
     /// A day's progress, its ISO week's, and the weight trend up to the day.

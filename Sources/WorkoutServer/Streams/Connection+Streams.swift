@@ -73,11 +73,14 @@ extension Connection {
                     event.totals = page.totals
                     watch.sentTotals = page.totals
                 }
-                // Today's progress likewise: first, then when it changed (a meal, steps, a goal).
-                let today = try context.household.todayProgress(watch.caller)
-                if watch.sentToday != today {
-                    event.today = today
-                    watch.sentToday = today
+                // Today's progress likewise: first, then when it changed. Only an event with
+                // changes can have changed it, so an empty one reads nothing more.
+                if watch.sentToday == nil || !page.changes.isEmpty {
+                    let today = try context.household.todayProgress(watch.caller)
+                    if watch.sentToday != today {
+                        event.today = today
+                        watch.sentToday = today
+                    }
                 }
                 if !watch.caughtUp && !page.hasMore_p {
                     event.caughtUp = true

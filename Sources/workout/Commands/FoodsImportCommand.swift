@@ -47,7 +47,7 @@ struct FoodsImportCommand: AsyncParsableCommand {
                     // Name the food of the file, not the request's position in its batch.
                     var named = error
                     if let field = error.wireField, field.hasPrefix("foods["), let close = field.firstIndex(of: "]"),
-                       let index = Int(field[field.index(field.startIndex, offsetBy: 6)..<close]) {
+                       let index = Int(field[field.index(field.startIndex, offsetBy: 6)..<close]), batch.indices.contains(index) {
                         named.message = "food \(firstLine + index + 1) of the file (\"\(batch[index].name)\"): \(error.message)"
                         named.field = nil
                         named.wireField = nil
