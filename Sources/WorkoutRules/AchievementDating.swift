@@ -34,7 +34,8 @@ extension AchievementCatalog {
     ///   - workouts: The member's workouts, in any order.
     /// - Returns: The instant of the target-th workout in time order (`workouts` kind), or of
     ///   the workout whose new day first completed a run of target consecutive days (`streakDays`
-    ///   kind); `nil` when the workouts do not reach the target.
+    ///   kind); `nil` when the workouts do not reach the target, and for the `stepsGoalDays`
+    ///   kind, which steps date (``StepsGoalRuns/Count/reached``), not workouts.
     package static func earnedAt(_ definition: AchievementDefinition, workouts: [DatedWorkout]) -> Int64? {
         let ordered = workouts.sorted { ($0.time, $0.day.epochDay) < ($1.time, $1.day.epochDay) }
         let target = Int(definition.target)
@@ -53,6 +54,8 @@ extension AchievementCatalog {
                 while days.contains(later) { run += 1; later += 1 }
                 if run >= target { return workout.time }
             }
+            return nil
+        case .stepsGoalDays:
             return nil
         }
     }

@@ -1,8 +1,9 @@
 // Achievements: the catalog of milestones and when they unlock.
 //
 // Each achievement has a stable string id, a title, a description, the points it gives
-// and a target on one figure: the number of workouts, or the longest streak in days.
-// The catalog, in display order, and the points chosen:
+// and a target on one figure: the number of workouts, the longest streak in days, or the
+// longest run of days the daily steps goal was met (`StepsGoalRuns`). The catalog, in
+// display order, and the points chosen:
 //
 // | id          | target         | points |
 // | ----------- | -------------- | ------ |
@@ -13,6 +14,9 @@
 // | streak_3    | 3-day streak   | 100    |
 // | streak_7    | 7-day streak   | 250    |
 // | streak_30   | 30-day streak  | 1000   |
+// | steps_goal_3  | steps goal 3 days in a row  | 100  |
+// | steps_goal_7  | steps goal 7 days in a row  | 250  |
+// | steps_goal_30 | steps goal 30 days in a row | 1000 |
 //
 // An achievement unlocks when its figure reaches the target (exactly at the target, not
 // one later) and each id unlocks at most once: callers pass the ids already unlocked.
@@ -20,7 +24,8 @@
 // points) even if later edits or deletes bring the figures below its target; the totals
 // and the 50 points per workout are always recomputed from the remaining workouts.
 // Streak achievements look at the longest streak ever, so a broken streak does not
-// undo one either.
+// undo one either; the steps-goal ones likewise look at the longest run of met days
+// ever counted, which a later goal change or a lower steps report never shortens.
 
 /// One achievement: its id, texts, points and what unlocks it.
 package struct AchievementDefinition: Sendable, Hashable {
@@ -30,6 +35,8 @@ package struct AchievementDefinition: Sendable, Hashable {
         case workouts
         /// The member's longest streak, in days.
         case streakDays
+        /// The member's longest run of consecutive days meeting their daily steps goal.
+        case stepsGoalDays
     }
 
     /// The stable identifier, e.g. `workout_10`.
@@ -82,7 +89,18 @@ package enum AchievementCatalog {
                               points: 250, kind: .streakDays, target: 7),
         AchievementDefinition(id: "streak_30", title: "30-day streak", description: "Work out 30 days in a row",
                               points: 1000, kind: .streakDays, target: 30),
+        AchievementDefinition(id: "steps_goal_3", title: "Steps goal, 3 days", description: "Meet your daily steps goal 3 days in a row",
+                              points: 100, kind: .stepsGoalDays, target: 3),
+        AchievementDefinition(id: "steps_goal_7", title: "Steps goal, 7 days", description: "Meet your daily steps goal 7 days in a row",
+                              points: 250, kind: .stepsGoalDays, target: 7),
+        AchievementDefinition(id: "steps_goal_30", title: "Steps goal, 30 days", description: "Meet your daily steps goal 30 days in a row",
+                              points: 1000, kind: .stepsGoalDays, target: 30),
     ]
+
+    /// The longest target of the achievements of `kind`: a run counted up to it earns all of them.
+    package static func longestTarget(of kind: AchievementDefinition.Kind) -> UInt32 {
+        all.filter { $0.kind == kind }.map(\.target).max() ?? 0
+    }
 
     private static let byID: [String: AchievementDefinition] =
         Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
@@ -98,14 +116,12 @@ package enum AchievementCatalog {
     /// The achievements whose targets are reached and that are not unlocked yet.
     ///
     /// - Parameters:
-    ///   - totalWorkouts: The member's number of workouts.
-    ///   - longestStreak: The member's longest streak, in days.
+    ///   - figures: The member's figures the targets count.
     ///   - unlocked: The ids the member has unlocked already (never unlocked again).
     /// - Returns: The definitions to unlock now, in catalog order.
-    package static func newlyUnlocked(totalWorkouts: UInt32, longestStreak: UInt32, unlocked: Set<String>) -> [AchievementDefinition] {
+    package static func newlyUnlocked(_ figures: AchievementFigures, unlocked: Set<String>) -> [AchievementDefinition] {
         all.filter { definition in
-            !unlocked.contains(definition.id)
-                && figure(of: definition, totalWorkouts: totalWorkouts, longestStreak: longestStreak) >= definition.target
+            !unlocked.contains(definition.id) && figures.figure(for: definition.kind) >= definition.target
         }
     }
 
@@ -113,12 +129,10 @@ package enum AchievementCatalog {
     ///
     /// - Parameters:
     ///   - definition: The achievement.
-    ///   - totalWorkouts: The member's number of workouts.
-    ///   - longestStreak: The member's longest streak, in days.
-    /// - Returns: The figure the target counts (workouts or longest streak), at most
-    ///   `definition.target`.
-    package static func progress(of definition: AchievementDefinition, totalWorkouts: UInt32, longestStreak: UInt32) -> UInt32 {
-        min(figure(of: definition, totalWorkouts: totalWorkouts, longestStreak: longestStreak), definition.target)
+    ///   - figures: The member's figures the targets count.
+    /// - Returns: The figure the target counts, at most `definition.target`.
+    package static func progress(of definition: AchievementDefinition, _ figures: AchievementFigures) -> UInt32 {
+        min(figures.figure(for: definition.kind), definition.target)
     }
 
     /// The points the unlocked achievements give together.
@@ -129,11 +143,37 @@ package enum AchievementCatalog {
     package static func points(ofUnlocked ids: some Sequence<String>) -> UInt64 {
         Set(ids).reduce(0) { $0 + UInt64(byID[$1]?.points ?? 0) }
     }
+}
 
-    private static func figure(of definition: AchievementDefinition, totalWorkouts: UInt32, longestStreak: UInt32) -> UInt32 {
-        switch definition.kind {
+/// The figures of a member that achievements' targets count.
+package struct AchievementFigures: Sendable, Hashable {
+    /// The member's number of workouts.
+    package var totalWorkouts: UInt32
+    /// The member's longest streak of days with a workout.
+    package var longestStreak: UInt32
+    /// The member's longest run of days meeting their daily steps goal, as counted
+    /// (``StepsGoalRuns``: up to the longest steps-goal target).
+    package var longestStepsGoalRun: UInt32
+
+    /// Creates the figures.
+    ///
+    /// - Parameters:
+    ///   - totalWorkouts: The number of workouts.
+    ///   - longestStreak: The longest streak, in days.
+    ///   - longestStepsGoalRun: The longest run of days meeting the steps goal (0 where the
+    ///     caller does not know it: nothing of that kind unlocks).
+    package init(totalWorkouts: UInt32, longestStreak: UInt32, longestStepsGoalRun: UInt32) {
+        self.totalWorkouts = totalWorkouts
+        self.longestStreak = longestStreak
+        self.longestStepsGoalRun = longestStepsGoalRun
+    }
+
+    /// The figure a kind of target counts.
+    package func figure(for kind: AchievementDefinition.Kind) -> UInt32 {
+        switch kind {
         case .workouts: totalWorkouts
         case .streakDays: longestStreak
+        case .stepsGoalDays: longestStepsGoalRun
         }
     }
 }

@@ -227,7 +227,9 @@ extension SessionContent {
         // achievements already unlocked, plus those the new figures unlock.
         let workouts = UInt32(clamping: max(0, totals.totalWorkouts))
         let unlocked = Set(achievements.filter(\.unlocked).map(\.id))
-        let newly = AchievementCatalog.newlyUnlocked(totalWorkouts: workouts, longestStreak: streak.longest, unlocked: unlocked)
+        // The steps-goal runs are the server's to count (they need every day's steps and goals).
+        let figures = AchievementFigures(totalWorkouts: workouts, longestStreak: streak.longest, longestStepsGoalRun: 0)
+        let newly = AchievementCatalog.newlyUnlocked(figures, unlocked: unlocked)
         for definition in newly {
             var achievement = achievements.first { $0.id == definition.id }
                 ?? Achievement(id: definition.id, title: definition.title, details: definition.description,
@@ -252,9 +254,11 @@ extension SessionContent {
         guard let totals else { return }
         let workouts = UInt32(clamping: max(0, totals.totalWorkouts))
         let longest = UInt32(clamping: max(0, totals.longestStreakDays))
+        let figures = AchievementFigures(totalWorkouts: workouts, longestStreak: longest, longestStepsGoalRun: 0)
         for index in achievements.indices {
-            guard let definition = AchievementCatalog.definition(id: achievements[index].id) else { continue }
-            let progress = Int(AchievementCatalog.progress(of: definition, totalWorkouts: workouts, longestStreak: longest))
+            // A steps-goal run's progress is the server's (its feed carries it); keep what it said.
+            guard let definition = AchievementCatalog.definition(id: achievements[index].id), definition.kind != .stepsGoalDays else { continue }
+            let progress = Int(AchievementCatalog.progress(of: definition, figures))
             if achievements[index].progress != progress { achievements[index].progress = progress }
         }
     }

@@ -186,6 +186,7 @@ struct SessionContent: Sendable, Hashable, Codable {
             if let id = write.recordID { weights.removeAll { $0.id == id } }
         case .reportedSteps(let update):
             apply(update.day)
+            update.unlocked.forEach { upsert($0) }
             return .week
         }
         return []

@@ -62,7 +62,8 @@ extension WorkoutSession {
             lastWorkoutDay: today, totalActiveSeconds: 41_400, achievementsUnlocked: 0)
         var unlockedPoints: UInt64 = 0
         content.achievements = AchievementCatalog.all.map { definition in
-            let progress = AchievementCatalog.progress(of: definition, totalWorkouts: UInt32(workouts), longestStreak: 9)
+            let progress = AchievementCatalog.progress(
+                of: definition, AchievementFigures(totalWorkouts: UInt32(workouts), longestStreak: 9, longestStepsGoalRun: 4))
             let unlocked = progress >= definition.target
             if unlocked { unlockedPoints += UInt64(definition.points) }
             return Achievement(

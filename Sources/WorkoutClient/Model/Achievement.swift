@@ -4,7 +4,8 @@ import WorkoutProtocol
 /// An achievement: a milestone, unlocked at most once per member.
 ///
 /// The server decides which exist (at least `workout_1`, `workout_10`, `workout_50`,
-/// `workout_100`, `streak_3`, `streak_7`, `streak_30`); show whatever it lists.
+/// `workout_100`, `streak_3`, `streak_7`, `streak_30`, `steps_goal_3`, `steps_goal_7`,
+/// `steps_goal_30`); show whatever it lists.
 public struct Achievement: Sendable, Hashable, Codable, Identifiable {
     /// Stable identifier, e.g. `"workout_10"`.
     public var id: String

@@ -281,6 +281,10 @@ package nonisolated struct Workout_Store_V1_StoredTotals: Sendable {
 
   package var achievementsUnlocked: UInt32 = 0
 
+  /// The longest run of consecutive days meeting the daily steps goal, counted
+  /// up to the longest steps-goal target (WorkoutRules' StepsGoalRuns).
+  package var longestStepsGoalRun: UInt32 = 0
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -681,7 +685,7 @@ nonisolated extension Workout_Store_V1_PasswordHash: SwiftProtobuf.Message, Swif
 
 nonisolated extension Workout_Store_V1_StoredTotals: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".StoredTotals"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}total_workouts\0\u{3}total_calories_burned\0\u{3}total_active_seconds\0\u{3}achievement_points\0\u{3}streak_run\0\u{3}longest_streak\0\u{3}last_workout_epoch_day\0\u{3}workout_day_recorded\0\u{3}achievements_unlocked\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}total_workouts\0\u{3}total_calories_burned\0\u{3}total_active_seconds\0\u{3}achievement_points\0\u{3}streak_run\0\u{3}longest_streak\0\u{3}last_workout_epoch_day\0\u{3}workout_day_recorded\0\u{3}achievements_unlocked\0\u{3}longest_steps_goal_run\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -698,6 +702,7 @@ nonisolated extension Workout_Store_V1_StoredTotals: SwiftProtobuf.Message, Swif
       case 7: try { try decoder.decodeSingularInt32Field(value: &self.lastWorkoutEpochDay) }()
       case 8: try { try decoder.decodeSingularBoolField(value: &self.workoutDayRecorded) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.achievementsUnlocked) }()
+      case 10: try { try decoder.decodeSingularUInt32Field(value: &self.longestStepsGoalRun) }()
       default: break
       }
     }
@@ -731,6 +736,9 @@ nonisolated extension Workout_Store_V1_StoredTotals: SwiftProtobuf.Message, Swif
     if self.achievementsUnlocked != 0 {
       try visitor.visitSingularUInt32Field(value: self.achievementsUnlocked, fieldNumber: 9)
     }
+    if self.longestStepsGoalRun != 0 {
+      try visitor.visitSingularUInt32Field(value: self.longestStepsGoalRun, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -744,6 +752,7 @@ nonisolated extension Workout_Store_V1_StoredTotals: SwiftProtobuf.Message, Swif
     if lhs.lastWorkoutEpochDay != rhs.lastWorkoutEpochDay {return false}
     if lhs.workoutDayRecorded != rhs.workoutDayRecorded {return false}
     if lhs.achievementsUnlocked != rhs.achievementsUnlocked {return false}
+    if lhs.longestStepsGoalRun != rhs.longestStepsGoalRun {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

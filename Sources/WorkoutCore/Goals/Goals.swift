@@ -60,7 +60,8 @@ extension HouseholdStore {
         let now = clock.nowMilliseconds()
         let target = request.memberID.isEmpty ? caller.userID : try Bounds.recordID(request.memberID, field: "member_id")
         return try await write(notifying: target) { [self] txn in
-            let (writer, member) = try goalsMember(caller, request.memberID, in: txn, now: now)
+            let (writer, found) = try goalsMember(caller, request.memberID, in: txn, now: now)
+            var member = found
             let memberID = UUID(bytes: member.userID)
             let zone = zone(of: member)
             let today = LocalDay.containing(instant: now, in: zone)
@@ -93,6 +94,12 @@ extension HouseholdStore {
                 return response
             }
             response.entry = try storeGoals(result, for: memberID, from: from, by: UUID(bytes: writer.userID), now: now, in: &txn)
+            // A steps goal set, changed or cleared from a past day judges those days anew.
+            if result.dailySteps != base.dailySteps {
+                let totals = member.totals
+                response.unlocked = try settleStepsGoalRuns(changed: from...today, user: &member, now: now, in: &txn)
+                if member.totals != totals { try saveUser(&member, profileChanged: false, now: now, in: &txn) }
+            }
             return response
         }
     }
@@ -153,7 +160,7 @@ extension HouseholdStore {
         var met: UInt32 = 0
         var day = week.lowerBound
         while day <= today {
-            if let target = history.goals(on: day).dailySteps, (figures[day]?.steps ?? 0) >= target { met += 1 }
+            if StepsGoalRuns.meets(steps: figures[day]?.steps ?? 0, goals: history.goals(on: day)) { met += 1 }
             day = day.adding(days: 1)
         }
         return (UInt32(clamping: seconds / 60), met)

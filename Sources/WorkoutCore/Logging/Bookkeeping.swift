@@ -74,25 +74,32 @@ extension HouseholdStore {
     /// in the order they happened (``AchievementCatalog/earnedAt(_:workouts:)``), and never
     /// later than `now`: a back-dated or imported history unlocks with the dates it was earned.
     ///
-    /// - Parameter pending: A workout this write stores after the call (its id and content):
-    ///   counted with the stored ones, in place of a stored one with its id.
+    /// - Parameters:
+    ///   - pending: A workout this write stores after the call (its id and content): counted
+    ///     with the stored ones, in place of a stored one with its id.
+    ///   - stepsGoalEarnedAt: For the steps-goal achievements, by target, the instant their run
+    ///     was completed (``settleStepsGoalRuns(changed:user:now:in:)``); `now` for a target
+    ///     without one.
     /// - Returns: the achievements unlocked by this write.
     func unlockAchievements(
-        user: inout Workout_Store_V1_StoredUser, pending: (id: UUID, workout: Workout_V1_Workout)? = nil, now: Int64,
-        in txn: inout WriteTransaction
+        user: inout Workout_Store_V1_StoredUser, pending: (id: UUID, workout: Workout_V1_Workout)? = nil,
+        stepsGoalEarnedAt: [UInt32: Int64] = [:], now: Int64, in txn: inout WriteTransaction
     ) throws -> [Workout_V1_Achievement] {
         let userID = UUID(bytes: user.userID)
         // Every workout asks; the names are in the keys, so no achievement is decoded.
         let unlocked = Set(try txn.scanKeys(tables.achievements, ScanRequest(range: .prefix(userID.orderedKey))).elements.map(\.name))
-        let reached = AchievementCatalog.newlyUnlocked(
-            totalWorkouts: user.totals.totalWorkouts, longestStreak: user.totals.longestStreak, unlocked: unlocked)
+        let reached = AchievementCatalog.newlyUnlocked(figures(of: user.totals), unlocked: unlocked)
         guard !reached.isEmpty else { return [] }
-        let workouts = try datedWorkouts(of: userID, pending: pending, in: txn)
+        // Only the workouts' achievements are dated by the workouts.
+        let workouts = reached.contains { $0.kind != .stepsGoalDays } ? try datedWorkouts(of: userID, pending: pending, in: txn) : []
         var new: [Workout_V1_Achievement] = []
         for definition in reached {
             var achievement = wireAchievement(definition, totals: user.totals)
             achievement.unlocked = true
-            achievement.unlockedAtMs = min(AchievementCatalog.earnedAt(definition, workouts: workouts) ?? now, now)
+            let earned = definition.kind == .stepsGoalDays
+                ? stepsGoalEarnedAt[definition.target]
+                : AchievementCatalog.earnedAt(definition, workouts: workouts)
+            achievement.unlockedAtMs = min(earned ?? now, now)
             try txn.put(achievement, forKey: UserNameKey(user: userID, name: definition.id), in: tables.achievements)
             user.totals.achievementPoints += UInt64(definition.points)
             user.totals.achievementsUnlocked += 1
@@ -130,9 +137,14 @@ extension HouseholdStore {
         achievement.description_p = definition.description
         achievement.points = definition.points
         achievement.target = definition.target
-        achievement.progress = AchievementCatalog.progress(
-            of: definition, totalWorkouts: totals.totalWorkouts, longestStreak: totals.longestStreak)
+        achievement.progress = AchievementCatalog.progress(of: definition, figures(of: totals))
         return achievement
+    }
+
+    /// The figures of stored totals that achievements' targets count.
+    func figures(of totals: Workout_Store_V1_StoredTotals) -> AchievementFigures {
+        AchievementFigures(
+            totalWorkouts: totals.totalWorkouts, longestStreak: totals.longestStreak, longestStepsGoalRun: totals.longestStepsGoalRun)
     }
 
     /// Refuses an id that a deleted record of the same kind had.

@@ -10,8 +10,9 @@ import WorkoutRules
 /// the order given with the rules of LogWorkout, LogMeal, LogWeight and ReportSteps (validation,
 /// idempotency by id, per-day figures, indexes, change log, the profile's weight), and the
 /// streak and the achievements are settled once at the end of the batch instead of after each
-/// workout. Streaks only grow and achievements depend only on the workout count and the longest
-/// streak, both of which only grow while records are added, so the totals, points, level and
+/// workout, and the steps-goal runs once over the days the batch's steps touched. Streaks only
+/// grow and achievements depend only on the workout count, the longest streak and the longest
+/// steps-goal run, which only grow while records are added, so the totals, points, level and
 /// achievements come out exactly as if each record had been logged live; only the order of the
 /// revisions differs (the achievements' changes come after the batch's records).
 extension HouseholdStore {
@@ -50,6 +51,7 @@ extension HouseholdStore {
             let revisionBefore = user.revision
             var response = Workout_V1_ImportRecordsResponse()
             var addedDays: [LocalDay] = []
+            var stepsDays: ClosedRange<LocalDay>?
             for (index, record) in batch.enumerated() {
                 do {
                     switch record {
@@ -66,7 +68,12 @@ extension HouseholdStore {
                     case .weight(let id, let entry):
                         if try insertWeight(entry, id: id, user: &user, now: now, in: &txn).replayed { response.unchanged += 1 } else { response.weightEntries += 1 }
                     case .steps(let day, let report):
-                        if try insertStepsReport(report, field: "steps", day: day, user: &user, now: now, in: &txn) { response.stepsReports += 1 } else { response.unchanged += 1 }
+                        if try insertStepsReport(report, field: "steps", day: day, user: &user, now: now, in: &txn) {
+                            response.stepsReports += 1
+                            stepsDays = stepsDays.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
+                        } else {
+                            response.unchanged += 1
+                        }
                     }
                 } catch let error as DomainError {
                     throw DomainError(
@@ -75,6 +82,7 @@ extension HouseholdStore {
                 }
             }
             response.unlocked = try settleStreakAndAchievements(addedDays: addedDays, user: &user, now: now, in: &txn)
+            if let stepsDays { response.unlocked += try settleStepsGoalRuns(changed: stepsDays, user: &user, now: now, in: &txn) }
             if user.revision != revisionBefore { try saveUser(&user, profileChanged: false, now: now, in: &txn) }
             response.totals = totals(of: user, now: now)
             response.revision = user.revision

@@ -23,7 +23,10 @@ extension HouseholdStore {
             var user = try authorize(caller, in: txn, now: now)
             var response = Workout_V1_ReportStepsResponse()
             response.applied = try insertStepsReport(report, field: "report", day: day, user: &user, now: now, in: &txn)
-            if response.applied { try saveUser(&user, profileChanged: false, now: now, in: &txn) }
+            if response.applied {
+                response.unlocked = try settleStepsGoalRuns(changed: day...day, user: &user, now: now, in: &txn)
+                try saveUser(&user, profileChanged: false, now: now, in: &txn)
+            }
             response.day = try stepsDay(user: caller.userID, day: day, in: txn)
             return response
         }

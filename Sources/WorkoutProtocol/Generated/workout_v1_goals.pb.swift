@@ -451,6 +451,13 @@ package nonisolated struct Workout_V1_SetGoalsResponse: @unchecked Sendable {
     set {_uniqueStorage()._unchanged = newValue}
   }
 
+  /// The achievements the change unlocked: a steps goal set (or lowered) from a
+  /// past day can make days already walked meet it, completing a run.
+  package var unlocked: [Workout_V1_Achievement] {
+    get {_storage._unlocked}
+    set {_uniqueStorage()._unlocked = newValue}
+  }
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -1063,11 +1070,12 @@ nonisolated extension Workout_V1_SetGoalsRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Workout_V1_SetGoalsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".SetGoalsResponse"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}entry\0\u{1}unchanged\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}entry\0\u{1}unchanged\0\u{1}unlocked\0")
 
   fileprivate class _StorageClass {
     var _entry: Workout_V1_GoalsEntry? = nil
     var _unchanged: Bool = false
+    var _unlocked: [Workout_V1_Achievement] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1080,6 +1088,7 @@ nonisolated extension Workout_V1_SetGoalsResponse: SwiftProtobuf.Message, SwiftP
     init(copying source: _StorageClass) {
       _entry = source._entry
       _unchanged = source._unchanged
+      _unlocked = source._unlocked
     }
   }
 
@@ -1100,6 +1109,7 @@ nonisolated extension Workout_V1_SetGoalsResponse: SwiftProtobuf.Message, SwiftP
         switch fieldNumber {
         case 1: try { try decoder.decodeSingularMessageField(value: &_storage._entry) }()
         case 2: try { try decoder.decodeSingularBoolField(value: &_storage._unchanged) }()
+        case 3: try { try decoder.decodeRepeatedMessageField(value: &_storage._unlocked) }()
         default: break
         }
       }
@@ -1118,6 +1128,9 @@ nonisolated extension Workout_V1_SetGoalsResponse: SwiftProtobuf.Message, SwiftP
       if _storage._unchanged != false {
         try visitor.visitSingularBoolField(value: _storage._unchanged, fieldNumber: 2)
       }
+      if !_storage._unlocked.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._unlocked, fieldNumber: 3)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1129,6 +1142,7 @@ nonisolated extension Workout_V1_SetGoalsResponse: SwiftProtobuf.Message, SwiftP
         let rhs_storage = _args.1
         if _storage._entry != rhs_storage._entry {return false}
         if _storage._unchanged != rhs_storage._unchanged {return false}
+        if _storage._unlocked != rhs_storage._unlocked {return false}
         return true
       }
       if !storagesAreEqual {return false}

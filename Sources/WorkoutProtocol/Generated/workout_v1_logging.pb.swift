@@ -536,6 +536,10 @@ package nonisolated struct Workout_V1_ReportStepsResponse: Sendable {
   /// source for this day has a later reported_at_ms (or is identical).
   package var applied: Bool = false
 
+  /// The achievements the report unlocked: the steps-goal runs (`steps_goal_3`,
+  /// `steps_goal_7`, `steps_goal_30`) a day meeting the steps goal completes.
+  package var unlocked: [Workout_V1_Achievement] = []
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -1471,7 +1475,7 @@ nonisolated extension Workout_V1_ReportStepsRequest: SwiftProtobuf.Message, Swif
 
 nonisolated extension Workout_V1_ReportStepsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ReportStepsResponse"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{1}applied\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{1}applied\0\u{1}unlocked\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1481,6 +1485,7 @@ nonisolated extension Workout_V1_ReportStepsResponse: SwiftProtobuf.Message, Swi
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._day) }()
       case 2: try { try decoder.decodeSingularBoolField(value: &self.applied) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.unlocked) }()
       default: break
       }
     }
@@ -1497,12 +1502,16 @@ nonisolated extension Workout_V1_ReportStepsResponse: SwiftProtobuf.Message, Swi
     if self.applied != false {
       try visitor.visitSingularBoolField(value: self.applied, fieldNumber: 2)
     }
+    if !self.unlocked.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.unlocked, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Workout_V1_ReportStepsResponse, rhs: Workout_V1_ReportStepsResponse) -> Bool {
     if lhs._day != rhs._day {return false}
     if lhs.applied != rhs.applied {return false}
+    if lhs.unlocked != rhs.unlocked {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

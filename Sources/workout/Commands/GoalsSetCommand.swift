@@ -80,6 +80,7 @@ struct GoalsSetCommand: AsyncParsableCommand {
         } else {
             Output.line(change.unchanged ? "Goals unchanged: they were already so." : "Goals set from \(change.entry.map { Format.longDay($0.effectiveFrom) } ?? "today").")
             Output.lines(GoalsRendering.goalLines(shown.goals))
+            for achievement in change.unlocked { Output.line("Achievement unlocked: \(Describe.achievement(achievement))") }
         }
     }
 }

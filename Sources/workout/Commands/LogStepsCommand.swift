@@ -44,6 +44,7 @@ struct LogStepsCommand: AsyncParsableCommand {
         }
         let counted = update.day
         Output.line("\(counted.day): \(Format.count(counted.steps, "step")) counted (\(source) reported \(Format.grouped(steps))\(update.applied ? "" : ", no change")).")
+        for achievement in update.unlocked { Output.line("Achievement unlocked: \(Describe.achievement(achievement))") }
         member.printNote()
     }
 }

@@ -47,6 +47,26 @@ struct GoalsTests {
         }
     }
 
+    @Test("three days meeting the steps goal: the third report says which achievement it unlocked")
+    func stepsGoalStreak() async throws {
+        try await CLIHousehold.with { household in
+            try await household.login()
+            // The owner's zone is Berlin's; two days before today there.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
+            let parts = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: -2, to: Date())!)
+            let twoDaysAgo = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+            _ = try await household.succeed(["goals", "set", "--steps", "8000", "--from", twoDaysAgo])
+            let first = try await household.succeed(["log", "steps", "9000", "--day", twoDaysAgo])
+            let second = try await household.succeed(["log", "steps", "8000", "--day", "yesterday"])
+            #expect(!first.contains("Achievement") && !second.contains("Achievement"), "\(first)\(second)")
+            let third = try await household.succeed(["log", "steps", "12000"])
+            #expect(third.contains("Achievement unlocked: Steps goal, 3 days (+100 points): Meet your daily steps goal 3 days in a row"), "\(third)")
+            let listed = try await household.succeed(["achievements"])
+            #expect(listed.contains("Steps goal, 3 days"), "\(listed)")
+        }
+    }
+
     @Test("a member under 18 is refused a deficit and a target weight; an admin sets it with --member and sees it")
     func child() async throws {
         try await CLIHousehold.with { household in

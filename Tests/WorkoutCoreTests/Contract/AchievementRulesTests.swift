@@ -15,6 +15,7 @@ struct AchievementRulesTests {
             #expect(listed == [
                 "workout_1 1 100", "workout_10 10 250", "workout_50 50 500", "workout_100 100 1000",
                 "streak_3 3 100", "streak_7 7 250", "streak_30 30 1000",
+                "steps_goal_3 3 100", "steps_goal_7 7 250", "steps_goal_30 30 1000",
             ])
         }
     }
