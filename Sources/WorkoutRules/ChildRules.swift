@@ -1,6 +1,8 @@
 // ChildRules: what the household does differently for a member under 18.
 //
-// A child is a member whose stated age is 1 to 17. Their goals never aim below what their
+// A child is a member whose stated age is 1 to 17, or whom an admin marked a child whatever
+// their stated age (a teenager who gave no age, or one who typed an adult's). Lifting the mark
+// does not make a member under 18 an adult. Their goals never aim below what their
 // body needs: an energy target must be at least their maintenance estimate, and only an
 // admin may give them a target weight. The estimate is deliberately generous (a rule that
 // refuses too little would let a deficit through):
@@ -8,7 +10,9 @@
 //     maintenance = 1.4 × (10 × weight kg + 6.25 × height cm − 5 × age + 5)
 //
 // the Mifflin–St Jeor resting rate with its higher (male) constant, times a light activity
-// factor, rounded up to 10 kcal. Without a stated weight and height it is 2,000 kcal.
+// factor, rounded up to 10 kcal. Without a stated age, weight and height (a marked child may
+// have stated none) it is 2,000 kcal; for a marked child who states an age of 18 or more the
+// formula takes 17, the generous side.
 
 /// The household's rules for members under 18.
 package enum ChildRules {
@@ -17,18 +21,22 @@ package enum ChildRules {
     /// The lowest energy target of a child whose weight or height is not stated, kcal.
     package static let defaultLowestEnergyKcal: Double = 2_000
 
-    /// Whether a member of `age` (0 = not stated) is a child.
-    package static func isChild(age: UInt32) -> Bool { childAges.contains(age) }
+    /// Whether a member is a child.
+    ///
+    /// - Parameters:
+    ///   - age: Their stated age (0 = not stated).
+    ///   - marked: Whether an admin marked them a child.
+    package static func isChild(age: UInt32, marked: Bool) -> Bool { marked || childAges.contains(age) }
 
     /// The lowest daily energy target a child may have: their maintenance estimate, kcal.
     ///
     /// - Parameters:
-    ///   - age: Their age, 1…17.
+    ///   - age: Their stated age, or 0 when not stated (an age above 17 counts as 17).
     ///   - weightKg: Their weight, or 0 when not stated.
     ///   - heightCm: Their height, or 0 when not stated.
     package static func lowestEnergyKcal(age: UInt32, weightKg: Double, heightCm: Double) -> Double {
-        guard weightKg > 0, heightCm > 0 else { return defaultLowestEnergyKcal }
-        let resting = 10 * weightKg + 6.25 * heightCm - 5 * Double(age) + 5
+        guard age > 0, weightKg > 0, heightCm > 0 else { return defaultLowestEnergyKcal }
+        let resting = 10 * weightKg + 6.25 * heightCm - 5 * Double(min(age, childAges.upperBound)) + 5
         return ((resting * 1.4) / 10).rounded(.up) * 10
     }
 

@@ -57,7 +57,7 @@ struct CatalogCoverageTests {
                 let connection = try TestConnection(port: port)
                 try connection.handshake()
                 let methods = MethodCatalog.all.filter(\.needsSession)
-                #expect(methods.count == 49)
+                #expect(methods.count == 50)
                 for method in methods {
                     let id = try connection.sendRequest(method: method.number, body: [])
                     let frame = try connection.finalFrame(of: id)
@@ -87,6 +87,9 @@ struct CatalogCoverageTests {
                 var reset = Workout_V1_ResetPasswordRequest()
                 reset.userID = ownerID
                 reset.newPassword = "a brand new password"
+                var mark = Workout_V1_MarkChildRequest()
+                mark.userID = ownerID
+                mark.child = true
                 let cases = [
                     ErrorCase("CreateInvite", MethodCatalog.createInvite, invite, .permissionDenied),
                     ErrorCase("ListInvites", MethodCatalog.listInvites, Workout_V1_ListInvitesRequest(), .permissionDenied),
@@ -95,6 +98,7 @@ struct CatalogCoverageTests {
                     ErrorCase("RemoveMember", MethodCatalog.removeMember, remove, .permissionDenied),
                     ErrorCase("ResetPassword", MethodCatalog.resetPassword, reset, .permissionDenied),
                     ErrorCase("Stats", MethodCatalog.stats, Workout_V1_StatsRequest(), .permissionDenied),
+                    ErrorCase("MarkChild", MethodCatalog.markChild, mark, .permissionDenied),
                 ]
                 #expect(Set(cases.map(\.method)) == Set(MethodCatalog.all.filter(\.adminOnly).map(\.number)))
                 try Self.check(cases, on: member)
@@ -206,7 +210,7 @@ struct CatalogCoverageTests {
                 #expect(catalog.methods.map(\.number) == MethodCatalog.all.map(\.number))
                 #expect(catalog.methods.map(\.name) == MethodCatalog.all.map(\.name))
                 #expect(catalog.methods.filter(\.serverStreaming).map(\.number) == [701, 702])
-                #expect(catalog.methods.filter(\.adminOnly).count == 7)
+                #expect(catalog.methods.filter(\.adminOnly).count == 8)
                 note(MethodCatalog.describeCatalog)
 
                 // Auth: the owner logs in, invites, a member registers and resumes on another device.
@@ -497,6 +501,18 @@ struct CatalogCoverageTests {
                 let members = try owner.call(MethodCatalog.listMembers, Workout_V1_ListMembersRequest())
                 #expect(Set(members.members.map(\.email)) == [ownerEmail, "mia@example.com"])
                 note(MethodCatalog.listMembers)
+                // Marking the member a child: the household's rules apply; the owner cannot be one.
+                var mark = Workout_V1_MarkChildRequest()
+                mark.userID = registered.profile.userID
+                mark.child = true
+                let marked = try owner.call(MethodCatalog.markChild, mark)
+                #expect(marked.member.child && marked.member.markedChild && !marked.unchanged)
+                #expect(try owner.call(MethodCatalog.markChild, mark).unchanged)
+                mark.child = false
+                #expect(try !owner.call(MethodCatalog.markChild, mark).member.child)
+                note(MethodCatalog.markChild)
+                mark.userID = members.members.first { $0.email == ownerEmail }!.userID
+                #expect(try owner.status(MethodCatalog.markChild, mark).0 == .failedPrecondition)
                 var reset = Workout_V1_ResetPasswordRequest()
                 reset.userID = registered.profile.userID
                 reset.newPassword = "short"

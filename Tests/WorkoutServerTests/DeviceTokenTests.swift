@@ -37,7 +37,7 @@ struct DeviceTokenTests {
         try call(MethodCatalog.householdView)
         try call(MethodCatalog.createInvite); try call(MethodCatalog.listInvites); try call(MethodCatalog.revokeInvite)
         try call(MethodCatalog.listMembers); try call(MethodCatalog.removeMember); try call(MethodCatalog.resetPassword)
-        try call(MethodCatalog.stats)
+        try call(MethodCatalog.stats); try call(MethodCatalog.markChild)
         try call(MethodCatalog.getGoals); try call(MethodCatalog.setGoals); try call(MethodCatalog.progress)
         try call(MethodCatalog.addFoods); try call(MethodCatalog.updateFood); try call(MethodCatalog.deleteFood)
         try call(MethodCatalog.searchFoods); try call(MethodCatalog.myFoods)

@@ -85,6 +85,25 @@ extension WorkoutClient {
         return Int(try await call(MethodCatalog.resetPassword, request, idempotent: false, carriesPassword: true).revokedSessions)
     }
 
+    /// Marks a member a child, or lifts the mark: the household's rules for children (never
+    /// ranked by calories or weight, no energy target below maintenance, a target weight only
+    /// from an admin, goals an admin may set) apply to a marked member whatever age they state.
+    /// A member whose stated age is under 18 stays a child without the mark.
+    ///
+    /// - Parameters:
+    ///   - id: The member's user id.
+    ///   - child: `true` to mark them, `false` to lift the mark.
+    /// - Returns: The member after the change.
+    /// - Throws: ``WorkoutError``: `FAILED_PRECONDITION` for oneself, an admin or the owner
+    ///   (the household's admins are its adults), `NOT_FOUND`, `PERMISSION_DENIED`.
+    @discardableResult
+    public func markChild(_ id: UUID, _ child: Bool) async throws(WorkoutError) -> MemberInfo {
+        var request = Workout_V1_MarkChildRequest()
+        request.userID = id.wireBytes
+        request.child = child
+        return MemberInfo(wire: try await call(MethodCatalog.markChild, request, idempotent: true).member)
+    }
+
     /// The server's figures: connections, calls and latencies by method, store size, commits.
     ///
     /// - Returns: The statistics.

@@ -21,6 +21,12 @@ public struct MemberInfo: Sendable, Hashable, Codable, Identifiable {
     public var activeSessions: Int
     /// Whether the member appears in the household view.
     public var shareWithHousehold: Bool
+    /// Whether the household's rules for children apply to them: a stated age under 18, or
+    /// ``markedChild``. A child is never ranked by calories or weight, and an admin sets their
+    /// goals with them.
+    public var isChild: Bool
+    /// Whether an admin marked them a child (``WorkoutClient/markChild(_:_:)``), whatever their age.
+    public var markedChild: Bool
 
     /// Creates member facts (the server makes them; this is for previews and tests).
     ///
@@ -34,9 +40,12 @@ public struct MemberInfo: Sendable, Hashable, Codable, Identifiable {
     ///   - lastSeenAt: When a session was last used, `nil` if never.
     ///   - activeSessions: Number of live sessions.
     ///   - shareWithHousehold: Whether they appear in the household view.
+    ///   - isChild: Whether the rules for children apply to them.
+    ///   - markedChild: Whether an admin marked them a child.
     public init(
         id: UUID, email: String, firstName: String, lastName: String = "", role: Role = .member,
-        createdAt: Date, lastSeenAt: Date? = nil, activeSessions: Int = 0, shareWithHousehold: Bool = false
+        createdAt: Date, lastSeenAt: Date? = nil, activeSessions: Int = 0, shareWithHousehold: Bool = false,
+        isChild: Bool = false, markedChild: Bool = false
     ) {
         self.id = id
         self.email = email
@@ -47,6 +56,8 @@ public struct MemberInfo: Sendable, Hashable, Codable, Identifiable {
         self.lastSeenAt = lastSeenAt
         self.activeSessions = activeSessions
         self.shareWithHousehold = shareWithHousehold
+        self.isChild = isChild || markedChild
+        self.markedChild = markedChild
     }
 }
 
@@ -61,7 +72,7 @@ extension MemberInfo {
             id: UUID(wireBytes: wire.userID), email: wire.email, firstName: wire.firstName, lastName: wire.lastName,
             role: Role(wire: wire.role), createdAt: Date(wireMilliseconds: wire.createdAtMs),
             lastSeenAt: Date(wireMillisecondsUnlessZero: wire.lastSeenAtMs), activeSessions: Int(wire.activeSessions),
-            shareWithHousehold: wire.shareWithHousehold
+            shareWithHousehold: wire.shareWithHousehold, isChild: wire.child, markedChild: wire.markedChild
         )
     }
 }

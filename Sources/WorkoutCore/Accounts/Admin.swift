@@ -93,21 +93,61 @@ extension HouseholdStore {
         return try store.read { txn in
             _ = try authorizeAdmin(caller, in: txn, now: now)
             return try txn.scan(tables.users.table, ScanRequest()).elements.map { id, user in
-                let live = try sessions(of: id, in: txn).map(\.value).filter { $0.expiresAtMs > now }
-                var member = Workout_V1_MemberInfo()
-                member.userID = user.userID
-                member.email = user.emailKey  // lower-cased, as in the profile
-                member.firstName = user.firstName
-                member.lastName = user.lastName
-                member.role = Workout_V1_Role(rawValue: Int(user.role)) ?? .member
-                member.createdAtMs = user.createdAtMs
-                member.lastSeenAtMs = live.map(\.lastUsedAtMs).max() ?? 0
-                member.activeSessions = UInt32(live.count)
-                member.shareWithHousehold = user.shareWithHousehold
-                return member
+                try memberInfo(user, id: id, now: now, in: txn)
             }
             // Oldest first; members made in the same millisecond in the same order every time.
             .sorted { a, b in a.createdAtMs != b.createdAtMs ? a.createdAtMs < b.createdAtMs : a.userID.lexicographicallyPrecedes(b.userID) }
+        }
+    }
+
+    /// What ListMembers shows of a member.
+    private func memberInfo(
+        _ user: Workout_Store_V1_StoredUser, id: UUID, now: Int64, in txn: borrowing some TransactionReading & ~Copyable
+    ) throws -> Workout_V1_MemberInfo {
+        let live = try sessions(of: id, in: txn).map(\.value).filter { $0.expiresAtMs > now }
+        var member = Workout_V1_MemberInfo()
+        member.userID = user.userID
+        member.email = user.emailKey  // lower-cased, as in the profile
+        member.firstName = user.firstName
+        member.lastName = user.lastName
+        member.role = Workout_V1_Role(rawValue: Int(user.role)) ?? .member
+        member.createdAtMs = user.createdAtMs
+        member.lastSeenAtMs = live.map(\.lastUsedAtMs).max() ?? 0
+        member.activeSessions = UInt32(live.count)
+        member.shareWithHousehold = user.shareWithHousehold
+        member.child = user.isChild
+        member.markedChild = user.markedChild
+        return member
+    }
+
+    /// Marks a member a child, or lifts the mark (Admin.MarkChild).
+    ///
+    /// - Returns: The member after the change, and whether the mark was already so.
+    /// - Throws: ``DomainError`` `failedPrecondition` for the caller themself, an admin or the
+    ///   owner; `notFound` for an id of no member.
+    package func markChild(_ caller: Caller, _ request: Workout_V1_MarkChildRequest) async throws -> Workout_V1_MarkChildResponse {
+        let target = try Bounds.recordID(request.userID, field: "user_id")
+        let now = clock.nowMilliseconds()
+        return try await write(notifying: target) { [self] txn in
+            _ = try authorizeAdmin(caller, in: txn, now: now)
+            guard target != caller.userID else {
+                throw DomainError.failedPrecondition("an admin cannot mark themself a child: the household's admins are its adults")
+            }
+            guard var member = try txn.get(target, from: tables.users.table) else {
+                throw DomainError.notFound("no member with that id")
+            }
+            guard !isAdmin(member) else {
+                throw DomainError.failedPrecondition("\(member.firstName) is an admin, and the household's admins are its adults: only a member can be marked a child")
+            }
+            var response = Workout_V1_MarkChildResponse()
+            if member.markedChild == request.child {
+                response.unchanged = true
+            } else {
+                member.markedChild = request.child
+                try saveUser(&member, profileChanged: false, now: now, in: &txn)
+            }
+            response.member = try memberInfo(member, id: target, now: now, in: txn)
+            return response
         }
     }
 

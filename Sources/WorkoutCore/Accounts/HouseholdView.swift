@@ -26,7 +26,7 @@ extension HouseholdStore {
                     member.longestStreakDays = totals.longestStreakDays
                     member.totalWorkouts = totals.totalWorkouts
                     member.isYou = id == caller.userID
-                    member.child = ChildRules.isChild(age: user.age)
+                    member.child = user.isChild
                     member.activeMinutesThisWeek = activity.minutes
                     member.stepsGoalDaysThisWeek = activity.stepsGoalDays
                     return member

@@ -131,3 +131,8 @@ extension LocalDay {
         try self.init(validating: wire.year, month: wire.month, day: wire.day, field: field)
     }
 }
+
+extension Workout_Store_V1_StoredUser {
+    /// Whether the household's rules for children apply: a stated age under 18, or an admin's mark.
+    var isChild: Bool { ChildRules.isChild(age: age, marked: markedChild) }
+}

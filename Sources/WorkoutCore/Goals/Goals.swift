@@ -26,7 +26,7 @@ extension HouseholdStore {
                 response.goals = current.value.goals
                 response.effectiveFrom = current.value.effectiveFrom
             }
-            response.child = ChildRules.isChild(age: member.age)
+            response.child = member.isChild
             if response.child { response.lowestEnergyKcal = lowestEnergy(of: member) }
             return response
         }
@@ -83,7 +83,7 @@ extension HouseholdStore {
             var result = base.updating(with: set)
             for kind in cleared { result.clear(kind) }
             try GoalLimits.checkWhole(result, effectiveFrom: from, field: "set", settingTargetWeight: set.targetWeightKg != nil)
-            if ChildRules.isChild(age: member.age) {
+            if member.isChild {
                 try ChildRules.check(set, field: "set", lowestEnergyKcal: lowestEnergy(of: member), byAdmin: isAdmin(writer))
             }
             var response = Workout_V1_SetGoalsResponse()
@@ -233,8 +233,9 @@ extension HouseholdStore {
         guard let member = try txn.get(id, from: tables.users.table) else {
             throw DomainError.notFound("no member of this household has the id in member_id")
         }
-        guard ChildRules.isChild(age: member.age) else {
-            throw DomainError.permissionDenied("the goals of a member 18 or older are their own: an admin may see and set the goals of members under 18 only")
+        guard member.isChild else {
+            throw DomainError.permissionDenied(
+                "the goals of an adult member are their own: an admin may see and set the goals of members under 18, or of members an admin marked a child")
         }
         return (user, member)
     }

@@ -163,6 +163,10 @@ package enum MethodCatalog {
     package static let stats = RPCMethod<Workout_V1_StatsRequest, Workout_V1_StatsResponse>(
         607, "Admin.Stats", streaming: false, session: true, admin: true,
         "Server statistics: connections, calls, latencies, store, commits.")
+    /// 608 Admin.MarkChild: Mark a member a child (the household's rules for children), or lift it.
+    package static let markChild = RPCMethod<Workout_V1_MarkChildRequest, Workout_V1_MarkChildResponse>(
+        608, "Admin.MarkChild", streaming: false, session: true, admin: true,
+        "Mark a member a child (the household's rules for children), or lift it.")
     /// 701 Streams.Watch: One's changes since a revision, then live.
     package static let watch = RPCMethod<Workout_V1_WatchRequest, Workout_V1_WatchEvent>(
         701, "Streams.Watch", streaming: true, session: true, admin: false,
@@ -262,6 +266,7 @@ package enum MethodCatalog {
         removeMember.descriptor,
         resetPassword.descriptor,
         stats.descriptor,
+        markChild.descriptor,
         watch.descriptor,
         export.descriptor,
         getGoals.descriptor,

@@ -283,6 +283,14 @@ package nonisolated struct Workout_V1_MemberInfo: Sendable {
   /// Whether the member shares with the household view.
   package var shareWithHousehold: Bool = false
 
+  /// Whether the household's rules for children apply to the member: their
+  /// stated age is 1..17, or an admin marked them (marked_child).
+  package var child: Bool = false
+
+  /// Whether an admin marked the member a child (Admin.MarkChild), whatever
+  /// their stated age.
+  package var markedChild: Bool = false
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -638,6 +646,54 @@ package nonisolated struct Workout_V1_StatsResponse: @unchecked Sendable {
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
+/// Request of Admin.MarkChild (method 608): mark a member a child, or lift the
+/// mark. A child is never ranked by calories or weight, gets no energy target
+/// below their maintenance estimate, and a target weight only from an admin
+/// (PROTOCOL.md 19). A member whose stated age is 1..17 is a child with or
+/// without the mark: lifting it leaves them one.
+package nonisolated struct Workout_V1_MarkChildRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The member's id, 16 bytes. Not the caller, and not an admin or the
+  /// owner (the household's admins are its adults): FAILED_PRECONDITION.
+  package var userID: Data = Data()
+
+  /// True to mark them a child, false to lift the mark.
+  package var child: Bool = false
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// Response of Admin.MarkChild (method 608).
+package nonisolated struct Workout_V1_MarkChildResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The member after the change.
+  package var member: Workout_V1_MemberInfo {
+    get {_member ?? Workout_V1_MemberInfo()}
+    set {_member = newValue}
+  }
+  /// Returns true if `member` has been explicitly set.
+  package var hasMember: Bool {self._member != nil}
+  /// Clears the value of `member`. Subsequent reads from it will return its default value.
+  package mutating func clearMember() {self._member = nil}
+
+  /// True if the mark was already so: nothing was written.
+  package var unchanged: Bool = false
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+
+  fileprivate var _member: Workout_V1_MemberInfo? = nil
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "workout.v1"
@@ -940,7 +996,7 @@ nonisolated extension Workout_V1_ListMembersRequest: SwiftProtobuf.Message, Swif
 
 nonisolated extension Workout_V1_MemberInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".MemberInfo"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0\u{3}first_name\0\u{3}last_name\0\u{1}role\0\u{3}created_at_ms\0\u{3}last_seen_at_ms\0\u{3}active_sessions\0\u{3}share_with_household\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0\u{3}first_name\0\u{3}last_name\0\u{1}role\0\u{3}created_at_ms\0\u{3}last_seen_at_ms\0\u{3}active_sessions\0\u{3}share_with_household\0\u{1}child\0\u{3}marked_child\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -957,6 +1013,8 @@ nonisolated extension Workout_V1_MemberInfo: SwiftProtobuf.Message, SwiftProtobu
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.lastSeenAtMs) }()
       case 8: try { try decoder.decodeSingularUInt32Field(value: &self.activeSessions) }()
       case 9: try { try decoder.decodeSingularBoolField(value: &self.shareWithHousehold) }()
+      case 10: try { try decoder.decodeSingularBoolField(value: &self.child) }()
+      case 11: try { try decoder.decodeSingularBoolField(value: &self.markedChild) }()
       default: break
       }
     }
@@ -990,6 +1048,12 @@ nonisolated extension Workout_V1_MemberInfo: SwiftProtobuf.Message, SwiftProtobu
     if self.shareWithHousehold != false {
       try visitor.visitSingularBoolField(value: self.shareWithHousehold, fieldNumber: 9)
     }
+    if self.child != false {
+      try visitor.visitSingularBoolField(value: self.child, fieldNumber: 10)
+    }
+    if self.markedChild != false {
+      try visitor.visitSingularBoolField(value: self.markedChild, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1003,6 +1067,8 @@ nonisolated extension Workout_V1_MemberInfo: SwiftProtobuf.Message, SwiftProtobu
     if lhs.lastSeenAtMs != rhs.lastSeenAtMs {return false}
     if lhs.activeSessions != rhs.activeSessions {return false}
     if lhs.shareWithHousehold != rhs.shareWithHousehold {return false}
+    if lhs.child != rhs.child {return false}
+    if lhs.markedChild != rhs.markedChild {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1539,6 +1605,80 @@ nonisolated extension Workout_V1_StatsResponse: SwiftProtobuf.Message, SwiftProt
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_MarkChildRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".MarkChildRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}child\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.child) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.userID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.userID, fieldNumber: 1)
+    }
+    if self.child != false {
+      try visitor.visitSingularBoolField(value: self.child, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_MarkChildRequest, rhs: Workout_V1_MarkChildRequest) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.child != rhs.child {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_MarkChildResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".MarkChildResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}member\0\u{1}unchanged\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._member) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.unchanged) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._member {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if self.unchanged != false {
+      try visitor.visitSingularBoolField(value: self.unchanged, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_MarkChildResponse, rhs: Workout_V1_MarkChildResponse) -> Bool {
+    if lhs._member != rhs._member {return false}
+    if lhs.unchanged != rhs.unchanged {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

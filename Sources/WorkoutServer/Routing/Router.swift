@@ -157,6 +157,7 @@ package struct Router: Sendable {
             response.revokedSessions = try await household.resetPassword(caller, request)
             return response
         }
+        table.write(MethodCatalog.markChild) { caller, request in try await household.markChild(caller, request) }
         table.read(MethodCatalog.stats) { caller, _ in
             try household.requireAdmin(caller)
             return stats()

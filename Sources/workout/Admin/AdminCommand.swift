@@ -7,6 +7,7 @@ struct AdminCommand: AsyncParsableCommand {
         abstract: "Manage the household: invites, members, passwords, server statistics (admins only).",
         subcommands: [
             AdminInviteCommand.self, AdminInvitesCommand.self, AdminRevokeInviteCommand.self, AdminMembersCommand.self,
-            AdminRemoveMemberCommand.self, AdminResetPasswordCommand.self, AdminStatsCommand.self,
+            AdminRemoveMemberCommand.self, AdminResetPasswordCommand.self, AdminMarkChildCommand.self,
+            AdminStatsCommand.self,
         ])
 }

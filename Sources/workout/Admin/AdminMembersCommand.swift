@@ -22,13 +22,14 @@ struct AdminMembersCommand: AsyncParsableCommand {
         let zone = member.zone
         var table = Table([
             .init("ID"), .init("Name"), .init("Email"), .init("Role"), .init("Joined"), .init("Last seen"),
-            .init("Sessions", .right), .init("Shares"),
+            .init("Sessions", .right), .init("Shares"), .init("Child"),
         ])
         for member in members.sorted(by: { $0.createdAt < $1.createdAt }) {
             table.append([
                 Format.id(member.id), Describe.name(member), member.email, member.role.rawValue, Format.day(member.createdAt, in: zone),
                 member.lastSeenAt.map { Format.dateTime($0, in: zone) } ?? "never", String(member.activeSessions),
                 member.shareWithHousehold ? "yes" : "no",
+                member.markedChild ? "marked" : member.isChild ? "under 18" : "no",
             ])
         }
         Output.lines(table.render())

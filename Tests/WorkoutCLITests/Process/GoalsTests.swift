@@ -97,6 +97,20 @@ struct GoalsTests {
             // Nobody sees an adult's goals through --member, nor a member anyone's.
             let adult = try await household.workout(["goals", "--member", CLIHousehold.ownerEmail], configDirectory: lena)
             #expect(adult.status != 0 && adult.error.contains("only household admins"), "\(adult)")
+
+            // An admin's mark keeps the rules when the stated age says adult; lifting it ends them.
+            _ = try await household.succeed(["profile", "set", "--age", "30"], configDirectory: lena)
+            let marked = try await household.succeed(["admin", "mark-child", "lena@example.com"])
+            #expect(marked.contains("Lena is marked a child: the household's rules for children apply."), "\(marked)")
+            let members = try await household.succeed(["admin", "members"])
+            #expect(members.contains("Child") && members.contains("marked"), "\(members)")
+            #expect(try await household.succeed(["goals", "--member", "lena@example.com"]).contains("Goals of lena@example.com"))
+            let lifted = try await household.succeed(["admin", "mark-child", "lena@example.com", "--off"])
+            #expect(lifted.contains("Lifted the mark: Lena is not a child."), "\(lifted)")
+            let notAdmin = try await household.workout(["goals", "--member", "lena@example.com"])
+            #expect(notAdmin.status != 0, "\(notAdmin)")
+            let owner = try await household.workout(["admin", "mark-child", CLIHousehold.ownerEmail])
+            #expect(owner.status != 0 && owner.error.contains("the household's admins are its adults"), "\(owner)")
         }
     }
 }

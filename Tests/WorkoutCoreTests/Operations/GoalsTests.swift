@@ -239,6 +239,61 @@ struct GoalsTests {
         }
     }
 
+    @Test("An admin marks a member a child whatever age they state: the rules for children apply until the mark is lifted; admins are never children")
+    func markedChild() async throws {
+        try await withHousehold(now: Self.afterFallBack) { household in
+            let store = household.store
+            let owner = household.owner
+            let teen = try await household.addMember("Tom", share: true)
+            let admin = try await household.addMember("Ada", role: .admin)
+            var profile = Workout_V1_UpdateProfileRequest()
+            profile.age = 30              // typed an adult's age
+            profile.weightKg = 60
+            profile.heightCm = 170
+            _ = try await store.updateProfile(teen.caller, profile)
+            func mark(_ member: Member, _ child: Bool, by caller: Member? = nil) async throws -> Workout_V1_MarkChildResponse {
+                var request = Workout_V1_MarkChildRequest()
+                request.userID = member.userID.data
+                request.child = child
+                return try await store.markChild((caller ?? owner).caller, request)
+            }
+            // Unmarked, an adult: their own deficit, no admin access to their goals.
+            _ = try await Self.setGoals(store, teen) { $0.energyKcal = 1_500 }
+            await expectDomainError(.permissionDenied) { try await Self.setGoals(store, owner, memberID: teen.userID) { $0.dailySteps = 5_000 } }
+
+            let marked = try await mark(teen, true)
+            #expect(marked.member.child && marked.member.markedChild && !marked.unchanged)
+            #expect(try await mark(teen, true).unchanged)
+            #expect(try store.listMembers(owner.caller).first { $0.userID == teen.userID.data }?.markedChild == true)
+            // The stated 30 counts as 17: 1.4 × (600 + 1,062.5 − 85 + 5) = 2,215.5 → 2,220 kcal.
+            let seen = try store.getGoals(teen.caller, Workout_V1_GetGoalsRequest())
+            #expect(seen.child && seen.lowestEnergyKcal == 2_220)
+            await expectDomainError(.invalidArgument, field: "set.energy_kcal") { try await Self.setGoals(store, teen) { $0.energyKcal = 1_800 } }
+            await expectDomainError(.permissionDenied) { try await Self.setGoals(store, teen) { $0.targetWeightKg = 55 } }
+            let byAdmin = try await Self.setGoals(store, owner, memberID: teen.userID) { $0.targetWeightKg = 62; $0.energyKcal = 2_300 }
+            #expect(byAdmin.entry.goals.targetWeightKg == 62)
+            #expect(try store.householdView(owner.caller).first { $0.userID == teen.userID.data }?.child == true)
+
+            // Lifted: an adult again, whose goals are their own.
+            let lifted = try await mark(teen, false)
+            #expect(!lifted.member.child && !lifted.member.markedChild)
+            _ = try await Self.setGoals(store, teen) { $0.energyKcal = 1_600 }
+            await expectDomainError(.permissionDenied) { try await Self.setGoals(store, owner, memberID: teen.userID) { $0.dailySteps = 5_000 } }
+
+            // Never oneself, an admin or the owner; only admins mark.
+            await expectDomainError(.failedPrecondition) { try await mark(admin, true) }
+            await expectDomainError(.failedPrecondition) { try await mark(household.owner, true, by: admin) }
+            await expectDomainError(.failedPrecondition) { try await mark(admin, true, by: admin) }
+            await expectDomainError(.permissionDenied) { try await mark(admin, true, by: teen) }
+            await expectDomainError(.notFound) {
+                var request = Workout_V1_MarkChildRequest()
+                request.userID = newID()
+                request.child = true
+                return try await store.markChild(owner.caller, request)
+            }
+        }
+    }
+
     @Test("The household board marks a member under 18 and shows everyone by activity: this week's minutes and steps-goal days")
     func householdBoard() async throws {
         try await withHousehold(now: Self.afterFallBack, ownerZone: "UTC") { household in
