@@ -82,6 +82,33 @@ struct OrderedKeyTests {
         #expect(error?.code == .malformedKey)
     }
 
+    @Test("Strings read back as written, with and without escaped NULs, and can be stepped over", arguments: [
+        "", "a", "greek yogurt", "wholegrain chicken breast", "a\u{0}b", "\u{0}", "member@example.org\u{0}\u{0}é", "ü\u{0}",
+    ])
+    func stringRoundTrip(text: String) throws {
+        var key = OrderedKey()
+        key.append(text)
+        key.append(text + "!")
+        key.append(UInt32(9))
+        try key.bytes.withUnsafeBytes { bytes in
+            var reader = OrderedKeyReader(bytes)
+            #expect(try reader.read(String.self) == text)
+            try reader.skipString()
+            #expect(try reader.read(UInt32.self) == 9 && reader.isAtEnd)
+        }
+    }
+
+    @Test("Stepping over a malformed string is refused", arguments: [[UInt8](), [0x61, 0x00], [0x61, 0x00, 0x07], [0x61]])
+    func malformedSkip(bytes: [UInt8]) {
+        let error = #expect(throws: StorageError.self) {
+            try bytes.withUnsafeBytes { raw in
+                var reader = OrderedKeyReader(raw)
+                try reader.skipString()
+            }
+        }
+        #expect(error?.code == .malformedKey)
+    }
+
     @Test("A key with bytes left over is refused")
     func leftoverBytes() {
         var key = OrderedKey()

@@ -150,6 +150,16 @@ public struct OrderedKeyReader: ~Copyable {
 
     /// Reads a string written by ``OrderedKey/append(_:)-(String)``.
     public mutating func read(_: String.Type = String.self) throws -> String {
+        // Most strings hold no NUL: straight from the key's bytes to the string, without a
+        // buffer between (and without any allocation for a string of up to 15 bytes).
+        let start = offset
+        while offset < bytes.count, bytes[offset] != 0 { offset += 1 }
+        if bytes.count - offset >= 2, bytes[offset + 1] == 0x01 {
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+            offset += 2
+            return text
+        }
+        offset = start
         var utf8: [UInt8] = []
         while offset < bytes.count {
             let byte = bytes[offset]
@@ -166,6 +176,24 @@ public struct OrderedKeyReader: ~Copyable {
             case 0xFF: utf8.append(0)
             default:
                 throw StorageError(.malformedKey, "invalid string escape 00 \(marker) at offset \(offset - 1)")
+            }
+        }
+        throw malformed("string terminator")
+    }
+
+    /// Steps over a string written by ``OrderedKey/append(_:)-(String)`` without building it.
+    public mutating func skipString() throws {
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            offset += 1
+            guard byte == 0 else { continue }
+            guard offset < bytes.count else { throw malformed("string terminator") }
+            let marker = bytes[offset]
+            offset += 1
+            switch marker {
+            case 0x01: return
+            case 0xFF: continue
+            default: throw StorageError(.malformedKey, "invalid string escape 00 \(marker) at offset \(offset - 1)")
             }
         }
         throw malformed("string terminator")

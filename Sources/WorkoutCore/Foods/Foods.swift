@@ -129,6 +129,20 @@ extension HouseholdStore {
     /// (lower-cased, in Unicode order). The candidates and their names come from the word index;
     /// only the foods answered are read.
     package func searchFoods(_ caller: Caller, _ request: Workout_V1_SearchFoodsRequest) throws -> Workout_V1_SearchFoodsResponse {
+        try Workout_V1_SearchFoodsResponse(serializedBytes: searchFoodsEncoded(caller, request))
+    }
+
+    /// ``searchFoods(_:_:)`` as the encoded `SearchFoodsResponse`, the hot path of a type-ahead:
+    /// the caller's counts come from one scan of their uses by count (keys only) when they
+    /// logged no more foods than there are candidates, and each food answered is its stored
+    /// encoding copied into the reply, with its use figures appended as fields of their own
+    /// (a stored food holds neither, so the reply decodes as the food with them set).
+    ///
+    /// - Parameter maxResponseBytes: The client's largest frame: foods beyond it are left off,
+    ///   with `more` set.
+    package func searchFoodsEncoded(
+        _ caller: Caller, _ request: Workout_V1_SearchFoodsRequest, maxResponseBytes: Int = ResponseBudget.largestReply
+    ) throws -> [UInt8] {
         try Bounds.text(request.query, field: "query", bytes: FoodLimits.queryBytes)
         let size = try Bounds.pageSize(request.pageSize, field: "page_size", maximum: 50, defaultSize: 20)
         let words = FoodWords.words(of: request.query)
@@ -141,12 +155,14 @@ extension HouseholdStore {
         let now = clock.nowMilliseconds()
         return try store.read { txn in
             _ = try authorize(caller, in: txn, now: now)
-            // Candidates with the (lower-cased) name they rank by, read from the index alone.
-            var found: [UUID: String] = [:]
+            // Candidates with the (lower-cased) name they rank by, read from the index alone. A
+            // food two of whose words match comes twice; the ranking keeps it once.
+            var found: [(id: UUID, name: String)] = []
+            found.reserveCapacity(Self.searchCandidates)
             let trimmed = request.query.trimmingCharacters(in: .whitespaces)
             if Barcode.lengths.contains(trimmed.utf8.count), trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
                let id = try txn.get(trimmed, fromIndex: tables.foodsByBarcode), let food = try txn.get(id, from: tables.foods.table) {
-                found[id] = food.name.lowercased()
+                found.append((id, food.name.lowercased()))
             }
             // The longest word narrows most; the others are checked on each candidate.
             let narrowest = words.max { $0.utf8.count < $1.utf8.count }!
@@ -158,32 +174,88 @@ extension HouseholdStore {
                     cutShort = true
                     return scanned == 1 ? .take : .stop
                 }
-                let entry = try FoodWordKey(decodingKey: key)
-                guard found[entry.food] == nil else { return .take }
+                let entry = try FoodWordKey.nameAndFood(decodingKey: key)
                 // The entry's word starts with the narrowest query word; the others are checked
                 // against the food's words (a one-word query needs no check, nor the food).
                 if words.count > 1 {
                     guard let food = try txn.get(entry.food, from: tables.foods.table),
                           FoodWords.matches(query: words, words: FoodWords.indexWords(name: food.name, brand: food.brand)) else { return .take }
                 }
-                found[entry.food] = entry.name
+                found.append((entry.food, entry.name))
                 return .take
             }
-            let ranked = try found.map { id, name in
-                (id: id, name: name, count: try txn.get(UserRecordKey(user: caller.userID, id: id), from: tables.foodUses.table)?.timesLogged ?? 0)
-            }.sorted { a, b in
+            let counts = found.isEmpty ? [:] : try loggedCounts(of: caller.userID, atMost: found.count, in: txn)
+            var ranked = try found.map { id, name in
+                let count = try counts.map { $0[id] ?? 0 }
+                    ?? txn.get(UserRecordKey(user: caller.userID, id: id), from: tables.foodUses.table)?.timesLogged ?? 0
+                return (id: id, name: name, count: count)
+            }
+            ranked.sort { a, b in
                 if a.count != b.count { return a.count > b.count }
                 if a.name != b.name { return a.name < b.name }
                 return a.id.bytes.lexicographicallyPrecedes(b.id.bytes)
             }
-            var response = Workout_V1_SearchFoodsResponse()
-            for candidate in ranked.prefix(size) {
-                guard let food = try txn.get(candidate.id, from: tables.foods.table) else { continue }
-                response.foods.append(try answered(food, id: candidate.id, in: txn))
+            // A food found twice has the same name and count both times: the copies are neighbours.
+            var kept = 0
+            for index in ranked.indices where kept == 0 || ranked[index].id != ranked[kept - 1].id {
+                ranked[kept] = ranked[index]
+                kept += 1
             }
-            response.more = ranked.count > size || cutShort
-            return response
+            ranked.removeLast(ranked.count - kept)
+            var budget = ResponseBudget(maxBytes: maxResponseBytes, used: 2)
+            var encoded: [UInt8] = []
+            encoded.reserveCapacity(min(ranked.count, size) * 160)
+            var answered = 0
+            for candidate in ranked.prefix(size) {
+                guard try appendAnsweredFood(candidate.id, to: &encoded, budget: &budget, in: txn) else { break }
+                answered += 1
+            }
+            if ranked.count > answered || cutShort { encoded += [UInt8(searchMoreField << 3), 1] }
+            return encoded
         }
+    }
+
+    /// The times `user` logged each food they logged, from their uses by count (the count is
+    /// in the key: nothing is decoded), when they logged at most `limit` foods; else `nil`,
+    /// and the caller looks each candidate up instead.
+    private func loggedCounts(of user: UUID, atMost limit: Int, in txn: borrowing some TransactionReading & ~Copyable) throws -> [UUID: UInt32]? {
+        var counts: [UUID: UInt32] = [:]
+        var tooMany = false
+        _ = try txn.scanRawPage(tables.foodUsesByCount.database, ScanRequest(range: .prefix(user.orderedKey))) { key, _ in
+            guard counts.count < limit else {
+                tooMany = true
+                return .stop
+            }
+            let entry = try UserTimeKey(decodingKey: key)
+            counts[entry.id] = UInt32(clamping: entry.time)
+            return .take
+        }
+        return tooMany ? nil : counts
+    }
+
+    /// Appends food `id` to a `SearchFoodsResponse` being encoded, as ``answered(_:id:in:)``
+    /// answers it, if the reply has room.
+    ///
+    /// - Returns: `false` when the reply is full (nothing appended); `true` otherwise, also for
+    ///   a food deleted since the index was read (nothing appended either).
+    private func appendAnsweredFood(
+        _ id: UUID, to encoded: inout [UInt8], budget: inout ResponseBudget, in txn: borrowing some TransactionReading & ~Copyable
+    ) throws -> Bool {
+        var figures = Workout_V1_Food()
+        (figures.timesLogged, figures.loggedMostBy) = try useFigures(of: id, in: txn)
+        let extra: [UInt8] = try figures.serializedBytes()
+        let keyBytes = id.orderedKey.bytes
+        return try txn.withValue(in: tables.foods.table.database, forKey: keyBytes) { stored in
+            guard RawProtobuf.isWellFormed(stored) else {
+                throw StorageError(.corruptValue, "the food stored under \(OrderedKey(bytes: keyBytes)) is not a well-formed Food")
+            }
+            guard budget.admit(encodedBytes: stored.count + extra.count) else { return false }
+            RawProtobuf.appendVarint(UInt64(searchFoodsField << 3 | 2), to: &encoded)
+            RawProtobuf.appendVarint(UInt64(stored.count + extra.count), to: &encoded)
+            encoded.append(contentsOf: stored)
+            encoded.append(contentsOf: extra)
+            return true
+        } ?? true
     }
 
     /// The caller's recent and frequent foods: two reverse range scans of their uses.
@@ -218,10 +290,16 @@ extension HouseholdStore {
     /// A food as answers show it: with who logged it most.
     private func answered(_ food: Workout_V1_Food, id: UUID, in txn: borrowing some TransactionReading & ~Copyable) throws -> Workout_V1_Food {
         var answer = food
-        let uses = try txn.scanRecords(tables.foodUsers, in: tables.foodUses, ScanRequest(range: .prefix(id.orderedKey))).elements.map(\.value)
-        answer.timesLogged = uses.reduce(0) { $0 &+ $1.timesLogged }
-        answer.loggedMostBy = Array(uses.sorted { ($0.timesLogged, $0.lastLoggedAtMs) > ($1.timesLogged, $1.lastLoggedAtMs) }.prefix(3))
+        (answer.timesLogged, answer.loggedMostBy) = try useFigures(of: id, in: txn)
         return answer
+    }
+
+    /// How often the household logged food `id`, and the (at most three) members who logged it
+    /// most, the most recent first among equals.
+    private func useFigures(of id: UUID, in txn: borrowing some TransactionReading & ~Copyable) throws -> (UInt32, [Workout_V1_FoodUser]) {
+        let uses = try txn.scanRecords(tables.foodUsers, in: tables.foodUses, ScanRequest(range: .prefix(id.orderedKey))).elements.map(\.value)
+        let times = uses.reduce(0) { $0 &+ $1.timesLogged }
+        return (times, Array(uses.sorted { ($0.timesLogged, $0.lastLoggedAtMs) > ($1.timesLogged, $1.lastLoggedAtMs) }.prefix(3)))
     }
 
     /// A food from a request, checked and with only its input fields.
@@ -276,3 +354,8 @@ extension HouseholdStore {
         }
     }
 }
+
+/// `SearchFoodsResponse.foods`.
+private let searchFoodsField = 1
+/// `SearchFoodsResponse.more`.
+private let searchMoreField = 2

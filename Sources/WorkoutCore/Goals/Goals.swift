@@ -119,6 +119,13 @@ extension HouseholdStore {
 
     /// A day's progress, its ISO week's, and the weight trend up to the day.
     package func progress(_ caller: Caller, _ request: Workout_V1_ProgressRequest) throws -> Workout_V1_ProgressResponse {
+        try Workout_V1_ProgressResponse(serializedBytes: progressEncoded(caller, request))
+    }
+
+    /// ``progress(_:_:)`` as the encoded `ProgressResponse`. Each day's progress is encoded once
+    /// and spliced into the week: swift-protobuf sizes a nested message again at every level it
+    /// is nested in, and a week nests its days' goals four levels down.
+    package func progressEncoded(_ caller: Caller, _ request: Workout_V1_ProgressRequest) throws -> [UInt8] {
         guard request.hasDay else { throw DomainError.invalid("day", "day is required") }
         let day = try LocalDay(wire: request.day, field: "day")
         let now = clock.nowMilliseconds()
@@ -129,21 +136,31 @@ extension HouseholdStore {
             let history = try goalHistory(of: caller.userID, covering: week, in: txn)
             let figures = try dayFigures(of: caller.userID, days: week, in: txn)
             let standing = GoalProgressRules.week(of: day, figures: { figures[$0] ?? .zero }, history: history, today: today)
-            var response = Workout_V1_ProgressResponse()
-            response.day = GoalProgressRules.day(day, figures: figures[day] ?? .zero, goals: history.goals(on: day)).wire
-            response.week.start = standing.start.wire
-            response.week.end = standing.end.wire
-            response.week.goals = standing.goals.map(\.wire)
-            response.week.days = standing.days.map(\.wire)
-            response.week.daysMet = standing.daysMet.map { count in
+            var weekHead = Workout_V1_WeekProgress()
+            weekHead.start = standing.start.wire
+            weekHead.end = standing.end.wire
+            weekHead.goals = standing.goals.map(\.wire)
+            weekHead.daysMet = standing.daysMet.map { count in
                 var wire = Workout_V1_DaysMet()
                 wire.kind = count.kind.wire
                 wire.daysWithGoal = count.daysWithGoal
                 wire.daysMet = count.daysMet
                 return wire
             }
-            response.weight = try weightTrend(of: caller.userID, on: day, goals: history.goals(on: day), in: txn)
-            return response
+            // Fields may come in any order and repeated ones accumulate: the week's head, then its days.
+            var weekBytes: [UInt8] = try weekHead.serializedBytes()
+            for standingDay in standing.days {
+                try RawProtobuf.appendMessage(field: weekDaysField, standingDay.wire, to: &weekBytes)
+            }
+            var encoded: [UInt8] = []
+            encoded.reserveCapacity(weekBytes.count + 256)
+            try RawProtobuf.appendMessage(
+                field: progressDayField, GoalProgressRules.day(day, figures: figures[day] ?? .zero, goals: history.goals(on: day)).wire,
+                to: &encoded)
+            weekBytes.withUnsafeBytes { RawProtobuf.appendLengthDelimited(field: progressWeekField, $0, to: &encoded) }
+            let weight = try weightTrend(of: caller.userID, on: day, goals: history.goals(on: day), in: txn)
+            try RawProtobuf.appendMessage(field: progressWeightField, weight, to: &encoded)
+            return encoded
         }
     }
 
@@ -245,3 +262,10 @@ extension HouseholdStore {
     }
 
 }
+
+/// `ProgressResponse.day`, `.week` and `.weight`.
+private let progressDayField = 1
+private let progressWeekField = 2
+private let progressWeightField = 3
+/// `WeekProgress.days`.
+private let weekDaysField = 4

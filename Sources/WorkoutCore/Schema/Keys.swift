@@ -226,6 +226,21 @@ package struct FoodWordKey: OrderedKeyCodable, Hashable {
         food = try reader.read()
     }
 
+    /// The name and the food of an entry's key, without building its word: what a search
+    /// ranks by.
+    ///
+    /// - Throws: `StorageError` `malformedKey` when the bytes are not a whole key.
+    package static func nameAndFood(decodingKey bytes: UnsafeRawBufferPointer) throws -> (name: String, food: UUID) {
+        var reader = OrderedKeyReader(bytes)
+        try reader.skipString()
+        let name = try reader.read(String.self)
+        let food = try reader.read(UUID.self)
+        guard reader.isAtEnd else {
+            throw StorageError(.malformedKey, "key of \(bytes.count) bytes has bytes left after a FoodWordKey")
+        }
+        return (name, food)
+    }
+
     /// The entries whose word starts with `prefix`: the string's bytes without the terminator.
     package static func range(wordsStartingWith prefix: String) -> KeyRange {
         var key = OrderedKey()

@@ -1,3 +1,5 @@
+import SwiftProtobuf
+
 /// Just enough of protobuf's binary wire format to splice stored messages into a reply
 /// without decoding them (appending a length-delimited field), and to read a few fields of a
 /// stored message on a hot path without decoding the rest (walking its fields).
@@ -11,6 +13,13 @@ enum RawProtobuf {
         appendVarint(UInt64(number << 3 | 2), to: &buffer)
         appendVarint(UInt64(bytes.count), to: &buffer)
         buffer.append(contentsOf: bytes)
+    }
+
+    /// Appends `message`, encoded, as length-delimited field `number` (a singular message field,
+    /// or one element of a repeated one).
+    static func appendMessage(field number: Int, _ message: some SwiftProtobuf.Message, to buffer: inout [UInt8]) throws {
+        let bytes: [UInt8] = try message.serializedBytes()
+        bytes.withUnsafeBytes { appendLengthDelimited(field: number, $0, to: &buffer) }
     }
 
     /// One field's value as the wire carries it.

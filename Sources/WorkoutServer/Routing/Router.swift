@@ -113,12 +113,14 @@ package struct Router: Sendable {
         // Goals
         table.read(MethodCatalog.getGoals) { caller, request in try household.getGoals(caller, request) }
         table.write(MethodCatalog.setGoals) { caller, request in try await household.setGoals(caller, request) }
-        table.read(MethodCatalog.progress) { caller, request in try household.progress(caller, request) }
+        table.readEncoded(MethodCatalog.progress) { caller, request, _ in try household.progressEncoded(caller, request) }
         // Foods
         table.write(MethodCatalog.addFoods) { caller, request in try await household.addFoods(caller, request) }
         table.write(MethodCatalog.updateFood) { caller, request in try await household.updateFood(caller, request) }
         table.write(MethodCatalog.deleteFood) { caller, request in try await household.deleteFood(caller, request) }
-        table.read(MethodCatalog.searchFoods) { caller, request in try household.searchFoods(caller, request) }
+        table.readEncoded(MethodCatalog.searchFoods) { caller, request, maxBytes in
+            try household.searchFoodsEncoded(caller, request, maxResponseBytes: maxBytes)
+        }
         table.read(MethodCatalog.myFoods) { caller, request in try household.myFoods(caller, request) }
         // Templates
         table.write(MethodCatalog.saveTemplate) { caller, request in try await household.saveTemplate(caller, request) }

@@ -225,4 +225,58 @@ struct FoodLibraryTests {
             #expect(try store.myFoods(other.caller, mine).recent.isEmpty)
         }
     }
+
+    @Test("Search ranks the caller's most logged first, then by name, whether they logged fewer foods than match or more; the figures equal MyFoods'; a small frame leaves foods off with more set")
+    func searchRanking() async throws {
+        try await withHousehold { household in
+            let store = household.store
+            let owner = household.owner
+            let member = try await household.addMember("Mia")
+            let breads = ["Rye bread", "Brown bread", "White bread", "Banana bread"].map { Self.food($0, kcal: 250) }
+            let others = ["Oats", "Milk", "Apple", "Pear", "Tea"].map { Self.food($0, kcal: 50) }
+            for food in breads + others { try await Self.add(store, owner, food) }
+            func log(_ caller: Member, _ food: Workout_V1_Food, times: Int) async throws {
+                for _ in 0..<times {
+                    household.clock.advance(by: 60_000)
+                    var request = Workout_V1_LogMealRequest()
+                    request.meal = meal(at: household.clock.nowMilliseconds(), items: [])
+                    request.meal.items = [Self.item(from: food, grams: 100)]
+                    _ = try await store.logMeal(caller.caller, request)
+                }
+            }
+            // A food two of whose words start with the query is listed once.
+            let sticks = Self.food("Bread sticks", brand: "Breadline", kcal: 400)
+            try await Self.add(store, owner, sticks)
+            #expect(try Self.search(store, member, "bread") == ["Banana bread", "Bread sticks", "Brown bread", "Rye bread", "White bread"])
+            var deleteSticks = Workout_V1_DeleteFoodRequest()
+            deleteSticks.id = sticks.id
+            _ = try await store.deleteFood(owner.caller, deleteSticks)
+            // Mia logged one bread twice: fewer foods than the four that match "bread".
+            try await log(member, breads[2], times: 2)
+            try await log(owner, breads[2], times: 3)
+            let named = ["White bread", "Banana bread", "Brown bread", "Rye bread"]
+            #expect(try Self.search(store, member, "bread") == named)
+            // Now she logged more foods than match: each candidate is looked up, the same order.
+            try await log(member, breads[0], times: 1)
+            for food in others { try await log(member, food, times: 1) }
+            #expect(try Self.search(store, member, "bread") == ["White bread", "Rye bread", "Banana bread", "Brown bread"])
+            // The owner's order is their own.
+            #expect(try Self.search(store, owner, "bread") == ["White bread", "Banana bread", "Brown bread", "Rye bread"])
+
+            // Each answered food carries the household's figures, as MyFoods answers them.
+            var request = Workout_V1_SearchFoodsRequest()
+            request.query = "white"
+            let found = try #require(try store.searchFoods(member.caller, request).foods.first)
+            var mine = Workout_V1_MyFoodsRequest()
+            mine.pageSize = 20
+            let listed = try #require(try store.myFoods(member.caller, mine).frequent.first { $0.id == breads[2].id })
+            #expect(found == listed && found.timesLogged == 5 && found.loggedMostBy.map(\.userID) == [owner.userID.data, member.userID.data])
+
+            // A frame with room for about two foods: two answered, more set.
+            request.query = "bread"
+            let small = try Workout_V1_SearchFoodsResponse(serializedBytes: store.searchFoodsEncoded(member.caller, request, maxResponseBytes: 200))
+            #expect(small.foods.count < 4 && !small.foods.isEmpty && small.more)
+            #expect(small.foods.map(\.name) == Array(["White bread", "Rye bread", "Banana bread", "Brown bread"].prefix(small.foods.count)))
+        }
+    }
 }
