@@ -106,13 +106,27 @@ package enum HealthWorkoutTypes {
         return String(decoding: Array(name.utf8.prefix(64)), as: UTF8.self)
     }
 
+    /// The Apple Watch's spoken names for activities (what Health Auto Export writes for the
+    /// Workout app's workouts) → the activity type's name.
+    static let spokenNames: [String: String] = [
+        "Run": "Running", "Walk": "Walking", "Cycle": "Cycling", "Swim": "Swimming", "Hike": "Hiking",
+        "Rower": "Rowing", "Stair Stepper": "StairClimbing", "HIIT": "HighIntensityIntervalTraining",
+    ]
+
     /// The workout type for a workout's name as Health Auto Export writes it: the activity
-    /// type in words (`Traditional Strength Training`, `Running`).
+    /// type in words (`Traditional Strength Training`, `Running`), or the Workout app's name,
+    /// where a leading place (`Outdoor Run`, `Indoor Walk`, `Pool Swim`, `Open Water Swim`)
+    /// says where it was, not another kind: `running`, `walking`, `swimming`.
     ///
     /// - Returns: E.g. `strength`; `nil` for an empty name.
     package static func workoutType(forName name: String) -> String? {
-        workoutType(for: name.split(whereSeparator: { $0 == " " || $0 == "-" }).map { word in
-            word.prefix(1).uppercased() + word.dropFirst()
-        }.joined())
+        var words = name.split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init)
+        if words.count > 2, words[0].lowercased() == "open", words[1].lowercased() == "water" {
+            words.removeFirst(2)
+        } else if words.count > 1, ["indoor", "outdoor", "pool"].contains(words[0].lowercased()) {
+            words.removeFirst()
+        }
+        if let spoken = spokenNames[words.joined(separator: " ")] { return workoutType(for: spoken) }
+        return workoutType(for: words.map { word in word.prefix(1).uppercased() + word.dropFirst() }.joined())
     }
 }

@@ -45,6 +45,10 @@ package enum RecordLimits {
     package static let stepsSourceBytes = 1...64
     /// Steps in a day, from one source.
     package static let stepsPerDay = 0...200_000
+    /// Steps in one sample (an interval of a phone's health store).
+    package static let stepsPerSample = 0...200_000
+    /// The longest interval a steps sample may cover: a day.
+    package static let longestStepsSampleMilliseconds: Int64 = 86_400_000
 
     /// A member's age in years, when stated (0 on the wire means not stated).
     package static let profileAge = 5...120

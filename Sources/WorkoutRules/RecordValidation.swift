@@ -243,6 +243,37 @@ package enum RecordValidation {
         return localDay
     }
 
+    /// Checks a steps sample: its day (within a day of its start's UTC day, and not after
+    /// tomorrow's UTC date), source, start and end, and count.
+    ///
+    /// - Returns: The sample's local day.
+    package static func stepsSample(
+        year: Int32, month: Int32, day: Int32, source: String, startMs: Int64, endMs: Int64, steps: Int,
+        names: RecordFieldNames, now: Int64
+    ) throws(DomainError) -> LocalDay {
+        let dayField = names("day")
+        let localDay = try LocalDay(validating: year, month: month, day: day, field: dayField)
+        let latestDay = LocalDay.containing(instant: now, in: TimeZone(identifier: "UTC")!).adding(days: 1)
+        guard localDay <= latestDay else {
+            throw .invalid(dayField, "\(dayField) must not be after \(latestDay) (got \(localDay))")
+        }
+        try Bounds.text(source, field: names("source"), bytes: RecordLimits.stepsSourceBytes)
+        try Bounds.integer(steps, field: names("steps"), range: RecordLimits.stepsPerSample)
+        let startField = names("start_ms", "start")
+        try Bounds.eventTime(startMs, field: startField, now: now)
+        let startDay = LocalDay.containing(instant: startMs, in: TimeZone(identifier: "UTC")!)
+        guard abs(localDay.epochDay - startDay.epochDay) <= 1 else {
+            throw .invalid(dayField, "\(dayField) must be within a day of \(startField)'s date, \(startDay) in UTC (got \(localDay))")
+        }
+        if endMs != 0 {
+            let endField = names("end_ms", "end")
+            guard endMs >= startMs, endMs - startMs <= RecordLimits.longestStepsSampleMilliseconds else {
+                throw .invalid(endField, "\(endField) must be 0 or from \(startField) to a day after it (got \(endMs), \(startField) \(startMs))")
+            }
+        }
+        return localDay
+    }
+
     /// Checks a record's time zone: empty (the member's), or a name the catalog knows.
     private static func zone(_ name: String, names: RecordFieldNames) throws(DomainError) {
         if !name.isEmpty { _ = try TimeZoneCatalog.zone(named: name, field: names("time_zone", "timeZone")) }

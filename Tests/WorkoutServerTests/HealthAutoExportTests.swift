@@ -136,15 +136,16 @@ struct HealthAutoExportTests {
                 let phone = try HTTPTestClient(port: port)
                 phone.token = token
                 struct Answer: Decodable, Equatable {
-                    var workouts: Int, meals: Int, weightEntries: Int, stepsReports: Int, unchanged: Int
+                    var workouts: Int, meals: Int, weightEntries: Int, stepsReports: Int, stepsSamples: Int, unchanged: Int
                     var skipped: [String: Int]
                 }
                 let first = try phone.request("POST", "/ingest/health-auto-export", body: Self.fixture)
                 #expect(first.status == 200, "\(first.text)")
                 let stored = try JSONDecoder().decode(Answer.self, from: Data(first.body))
-                #expect(stored == Answer(workouts: 2, meals: 2, weightEntries: 2, stepsReports: 6, unchanged: 0, skipped: ["heart_rate": 1]))
+                // 72 step samples (12 hours × 2 sources × 3 days), summed into 6 sources' days.
+                #expect(stored == Answer(workouts: 2, meals: 2, weightEntries: 2, stepsReports: 6, stepsSamples: 72, unchanged: 0, skipped: ["heart_rate": 1]))
                 let again = try JSONDecoder().decode(Answer.self, from: Data(phone.request("POST", "/ingest/health-auto-export", body: Self.fixture).body))
-                #expect(again == Answer(workouts: 0, meals: 0, weightEntries: 0, stepsReports: 0, unchanged: 12, skipped: ["heart_rate": 1]))
+                #expect(again == Answer(workouts: 0, meals: 0, weightEntries: 0, stepsReports: 0, stepsSamples: 0, unchanged: 78, skipped: ["heart_rate": 1]))
 
                 // A read token may not post; nor may nobody.
                 create.scopes = [.read]
@@ -182,5 +183,131 @@ struct HealthAutoExportTests {
             }
         }
     }
-}
 
+    /// A body holding only `step_count` points: (hour, minute, steps, source) on `day`.
+    static func stepsBody(_ day: String, _ points: [(Int, Int, Int, String)]) -> [UInt8] {
+        let data = points.map { #"{"qty": \#($0.2), "date": "\#(stamp(day, $0.0, $0.1))", "source": "\#($0.3)"}"# }
+        return Array(#"{"data": {"metrics": [{"name": "step_count", "units": "count", "data": [\#(data.joined(separator: ","))]}]}}"#.utf8)
+    }
+
+    @Test("Partial pushes add up: a later sample alone adds to the day; three partial pushes in any order and an overlapping whole push equal the samples sent once; a corrected sample replaces only itself; a joined source is one of its own")
+    func partialPushes() async throws {
+        try await withServer(tls: false) { _, _, port in
+            try await blocking {
+                let owner = try TestConnection.owner(port: port)
+                var zone = Workout_V1_UpdateProfileRequest()
+                zone.timeZone = "Europe/Berlin"
+                _ = try owner.call(MethodCatalog.updateProfile, zone)
+                var create = Workout_V1_CreateDeviceTokenRequest()
+                create.name = "Health Auto Export"
+                create.scopes = [.import]
+                let phone = try HTTPTestClient(port: port)
+                phone.token = try owner.call(MethodCatalog.createDeviceToken, create).token
+                func post(_ body: [UInt8]) throws {
+                    let answer = try phone.request("POST", "/ingest/health-auto-export", body: body)
+                    #expect(answer.status == 200, "\(answer.text)")
+                }
+                func daySteps(_ day: String) throws -> (total: UInt32, sources: [String: UInt32]) {
+                    var request = Workout_V1_SummariesRequest()
+                    let parts = day.split(separator: "-").map { Int32($0)! }
+                    request.fromDay.year = parts[0]; request.fromDay.month = parts[1]; request.fromDay.day = parts[2]
+                    request.toDay = request.fromDay
+                    request.granularity = .day
+                    let total = try owner.call(MethodCatalog.summaries, request).periods.first?.steps ?? 0
+                    var changes = Workout_V1_ChangesRequest()
+                    changes.pageSize = 500
+                    var sources: [String: UInt32] = [:]
+                    for change in try owner.call(MethodCatalog.changes, changes).changes {
+                        if case .steps(let stepsDay) = change.item, stepsDay.day == request.fromDay {
+                            for report in stepsDay.sources { sources[report.source] = report.steps }
+                        }
+                    }
+                    return (total, sources)
+                }
+
+                // The newcomer's day: 6,701 steps by the evening, then a push of only 20:00's 800.
+                let first = "2026-11-02"
+                try post(Self.stepsBody(first, [(8, 0, 2_500, "iPhone"), (12, 0, 3_001, "iPhone"), (18, 0, 1_200, "iPhone")]))
+                #expect(try daySteps(first).total == 6_701)
+                try post(Self.stepsBody(first, [(20, 0, 800, "iPhone")]))
+                #expect(try daySteps(first).total == 7_501)
+
+                // A day in three partial pushes, last first, then the whole day overlapping them all.
+                let second = "2026-11-03"
+                let samples: [(Int, Int, Int, String)] = (7...21).map { ($0, 0, 300 + $0 * 11, "iPhone") }
+                let whole = samples.reduce(0) { $0 + $1.2 }
+                for part in [Array(samples[10...]), Array(samples[..<5]), Array(samples[5..<10])] { try post(Self.stepsBody(second, part)) }
+                #expect(try daySteps(second).total == UInt32(whole))
+                try post(Self.stepsBody(second, samples))
+                try post(Self.stepsBody(second, Array(samples[3...6])))
+                #expect(try daySteps(second).total == UInt32(whole))
+                // The phone corrects 12:00's sample: only it changes.
+                try post(Self.stepsBody(second, [(12, 0, 1_000, "iPhone")]))
+                #expect(try daySteps(second).total == UInt32(whole - (300 + 12 * 11) + 1_000))
+
+                // The app's merge of phone and watch is a source of its own: the day is the largest.
+                let third = "2026-11-04"
+                try post(Self.stepsBody(third, [(9, 0, 4_000, "iPhone"), (9, 30, 4_500, "Apple Watch"), (9, 0, 5_200, "iPhone|Apple Watch")]))
+                try post(Self.stepsBody(third, [(15, 0, 1_000, "iPhone|Apple Watch")]))
+                let merged = try daySteps(third)
+                #expect(merged.total == 6_200)
+                #expect(merged.sources == ["iPhone": 4_000, "Apple Watch": 4_500, "iPhone|Apple Watch": 6_200], "\(merged.sources)")
+            }
+        }
+    }
+
+    @Test("Version 2 workouts with workout metrics are taken whole: energy from its samples (an empty list too), heart rate, climb and steps; the Workout app's names are their kinds; ISO 8601 dates count")
+    func versionTwoWorkouts() async throws {
+        try await withServer(tls: false) { _, _, port in
+            try await blocking {
+                let owner = try TestConnection.owner(port: port)
+                var create = Workout_V1_CreateDeviceTokenRequest()
+                create.name = "Health Auto Export"
+                create.scopes = [.import]
+                let phone = try HTTPTestClient(port: port)
+                phone.token = try owner.call(MethodCatalog.createDeviceToken, create).token
+                let day = Self.days[0]
+                let body = Array("""
+                {"data": {
+                  "metrics": [{"name": "step_count", "units": "count", "data": [
+                    {"qty": 640, "date": "2026-11-02T07:00:00+01:00", "source": "iPhone"},
+                    {"qty": 360, "date": "2026-11-02T06:30:00.250Z", "source": "iPhone"}]}],
+                  "workouts": [
+                    {"id": "R1", "name": "Outdoor Run", "start": "\(Self.stamp(day, 18))", "end": "\(Self.stamp(day, 18, 40))", "duration": 2400,
+                     "location": "Outdoor", "isIndoor": false,
+                     "activeEnergy": [{"date": "\(Self.stamp(day, 18, 1))", "qty": 150.5, "units": "kcal", "source": "Apple Watch"},
+                                      {"date": "\(Self.stamp(day, 18, 2))", "qty": 209.2, "units": "kJ", "source": "Apple Watch"}, null, {"qty": "x"}],
+                     "heartRate": {"min": {"qty": 101, "units": "bpm"}, "avg": {"qty": 148.4, "units": "bpm"}, "max": {"qty": 171, "units": "bpm"}},
+                     "elevationUp": {"qty": 164, "units": "ft"},
+                     "stepCount": [{"date": "\(Self.stamp(day, 18, 1))", "qty": 3000, "units": "count"}, {"date": "\(Self.stamp(day, 18, 2))", "qty": 2100, "units": "count"}],
+                     "route": [{"latitude": 52.5, "longitude": 13.4}]},
+                    {"id": "W1", "name": "Indoor Walk", "start": "\(Self.stamp(day, 12))", "duration": 900, "activeEnergy": []},
+                    {"id": "S1", "name": "Pool Swim", "start": "\(Self.stamp(day, 7))", "duration": 1200, "activeEnergyBurned": {"qty": 250, "units": "kcal"},
+                     "maxHeartRate": {"qty": 120, "units": "bpm"}, "avgHeartRate": {"qty": 130, "units": "bpm"}}
+                  ]
+                }}
+                """.utf8)
+                let answer = try phone.request("POST", "/ingest/health-auto-export", body: body)
+                #expect(answer.status == 200, "\(answer.text)")
+                #expect(answer.text.contains(#""workouts":3"#) && answer.text.contains(#""stepsSamples":2"#), "\(answer.text)")
+                let workouts = try owner.call(MethodCatalog.workoutHistory, Workout_V1_WorkoutHistoryRequest()).workouts
+                let run = try #require(workouts.first { $0.durationSeconds == 2_400 })
+                #expect(run.workoutType == "running")
+                #expect(run.caloriesBurned == 200.5)            // 150.5 kcal + 209.2 kJ (50 kcal)
+                #expect(run.averageHeartRate == 148 && run.maxHeartRate == 171)
+                #expect(run.elevationGainM == 50 && run.steps == 5_100)
+                let walk = try #require(workouts.first { $0.durationSeconds == 900 })
+                #expect(walk.workoutType == "walking" && walk.caloriesBurned == 0)
+                // A maximum below the average is not a pair the server keeps: neither is.
+                let swim = try #require(workouts.first { $0.durationSeconds == 1_200 })
+                #expect(swim.workoutType == "swimming" && swim.caloriesBurned == 250 && swim.averageHeartRate == 0 && swim.maxHeartRate == 0)
+                // The two ISO 8601 points: 07:00 in +01:00 and 06:30Z, both on 2 November.
+                var summaries = Workout_V1_SummariesRequest()
+                summaries.fromDay.year = 2026; summaries.fromDay.month = 11; summaries.fromDay.day = 2
+                summaries.toDay = summaries.fromDay
+                summaries.granularity = .day
+                #expect(try owner.call(MethodCatalog.summaries, summaries).periods.first?.steps == 1_000)
+            }
+        }
+    }
+}

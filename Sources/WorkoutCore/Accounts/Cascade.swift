@@ -12,6 +12,7 @@ extension HouseholdStore {
         for key in try txn.scanKeys(tables.meals.table, prefix).elements { try txn.delete(key, from: tables.meals) }
         for key in try txn.scanKeys(tables.weights.table, prefix).elements { try txn.delete(key, from: tables.weights) }
         for key in try txn.scanKeys(tables.steps, prefix).elements { try txn.delete(key, from: tables.steps) }
+        for key in try txn.scanKeys(tables.stepsSamples, prefix).elements { try txn.delete(key, from: tables.stepsSamples) }
         for key in try txn.scanKeys(tables.days, prefix).elements { try txn.delete(key, from: tables.days) }
         for key in try txn.scanKeys(tables.achievements, prefix).elements { try txn.delete(key, from: tables.achievements) }
         for key in try txn.scanKeys(tables.changes, prefix).elements { try txn.delete(key, from: tables.changes) }

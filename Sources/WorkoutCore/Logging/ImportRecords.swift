@@ -25,6 +25,7 @@ extension HouseholdStore {
         case meal(UUID, Workout_V1_Meal)
         case weight(UUID, Workout_V1_WeightEntry)
         case steps(LocalDay, Workout_V1_StepsReport)
+        case stepsSample(LocalDay, Workout_V1_StepsSample)
     }
 
     /// Imports one batch of the caller's records.
@@ -52,6 +53,8 @@ extension HouseholdStore {
             var response = Workout_V1_ImportRecordsResponse()
             var addedDays: [LocalDay] = []
             var stepsDays: ClosedRange<LocalDay>?
+            var sampledDays: Set<SampledDay> = []
+            var keptSamples: [UserStepsKey: Int] = [:]
             for (index, record) in batch.enumerated() {
                 do {
                     switch record {
@@ -74,12 +77,31 @@ extension HouseholdStore {
                         } else {
                             response.unchanged += 1
                         }
+                    case .stepsSample(let day, let sample):
+                        if try keepStepsSample(sample, field: "steps_sample", day: day, user: caller.userID, kept: &keptSamples, in: &txn) {
+                            response.stepsSamples += 1
+                            sampledDays.insert(SampledDay(day: day, source: sample.source, record: index))
+                        } else {
+                            response.unchanged += 1
+                        }
                     }
                 } catch let error as DomainError {
                     throw DomainError(
                         error.code, "records[\(index)]: \(error.message)",
                         field: error.field.map { "records[\(index)].\(Self.importField($0))" })
                 }
+            }
+            // Each source's day whose samples changed is summed once, after the whole batch.
+            for sampled in sampledDays.sorted(by: { ($0.day, $0.source) < ($1.day, $1.source) }) {
+                do {
+                    if try sumStepsSamples(of: sampled.source, day: sampled.day, field: "steps_sample", user: &user, now: now, in: &txn) {
+                        response.stepsReports += 1
+                    }
+                } catch let error as DomainError {
+                    throw DomainError(
+                        error.code, "records[\(sampled.record)]: \(error.message)", field: error.field.map { "records[\(sampled.record)].\($0)" })
+                }
+                stepsDays = stepsDays.map { min($0.lowerBound, sampled.day)...max($0.upperBound, sampled.day) } ?? sampled.day...sampled.day
             }
             response.unlocked = try settleStreakAndAchievements(addedDays: addedDays, user: &user, now: now, in: &txn)
             if let stepsDays { response.unlocked += try settleStepsGoalRuns(changed: stepsDays, user: &user, now: now, in: &txn) }
@@ -108,6 +130,20 @@ extension HouseholdStore {
         return try unlockAchievements(user: &user, now: now, in: &txn)
     }
 
+    /// A source's day whose samples a batch changed, with the first record that changed it (named
+    /// if summing it fails).
+    private struct SampledDay: Hashable {
+        var day: LocalDay
+        var source: String
+        var record: Int
+
+        static func == (lhs: SampledDay, rhs: SampledDay) -> Bool { lhs.day == rhs.day && lhs.source == rhs.source }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(day)
+            hasher.combine(source)
+        }
+    }
+
     /// Validates record `index` of a batch, naming its fields `records[index].<kind>.<field>`.
     private func validatedImport(_ record: Workout_V1_ImportRecord, index: Int, now: Int64) throws -> ValidatedImport {
         let prefix = "records[\(index)]"
@@ -125,8 +161,11 @@ extension HouseholdStore {
             case .steps(let report):
                 let (day, clean) = try validatedStepsReport(report, field: "steps", now: now)
                 return .steps(day, clean)
+            case .stepsSample(let sample):
+                let (day, clean) = try validatedStepsSample(sample, field: "steps_sample", now: now)
+                return .stepsSample(day, clean)
             case nil:
-                throw DomainError.invalid("record", "the record holds none of workout, meal, weight_entry, steps")
+                throw DomainError.invalid("record", "the record holds none of workout, meal, weight_entry, steps, steps_sample")
             }
         } catch let error as DomainError {
             throw DomainError(error.code, "\(prefix): \(error.message)", field: error.field.map { "\(prefix).\(Self.importField($0))" })

@@ -10,7 +10,7 @@ import WorkoutRules
 /// size of the table.
 package struct HouseholdSchema: Sendable {
     /// The schema version this build writes.
-    package static let version: UInt32 = 4
+    package static let version: UInt32 = 5
 
     /// Every table and index, by name.
     package static let schema = Schema(version: version, tables: [
@@ -25,6 +25,7 @@ package struct HouseholdSchema: Sendable {
         "foods", "food_words", "foods_by_barcode",
         "food_uses", "food_uses_by_time", "food_uses_by_count", "food_users",
         "templates",
+        "steps_samples",
     ], migrations: [
         Migration(version: 1, summary: "create the household tables") { _, _ in },
         // The table is created when the store opens (every declared table is); a store of
@@ -33,6 +34,8 @@ package struct HouseholdSchema: Sendable {
         // As for version 2: the tables are created when the store opens, and start empty.
         Migration(version: 3, summary: "add the food library (foods, their words and barcodes, members' uses)") { _, _ in },
         Migration(version: 4, summary: "add members' templates (saved meals and workouts)") { _, _ in },
+        // Steps reports stored before keep their figures; samples start with the next push.
+        Migration(version: 5, summary: "add steps samples (a phone's steps by interval, summed per source and day)") { _, _ in },
     ])
 
     /// Accounts by id, with the unique email index.
@@ -85,6 +88,8 @@ package struct HouseholdSchema: Sendable {
     package let foodUsesByCount: SecondaryIndex<UserTimeKey, UserRecordKey, Workout_V1_FoodUser>
     /// Members' saved meals and workouts by `(user, template id)`.
     package let templates: Table<UserRecordKey, Workout_V1_Template>
+    /// Steps samples by `(user, day, source, start)`: a source's day is the sum of its samples.
+    package let stepsSamples: Table<StepsSampleKey, Workout_V1_StepsSample>
     /// `(food, user)`: who logged a food.
     package let foodUsers: SecondaryIndex<UserRecordKey, UserRecordKey, Workout_V1_FoodUser>
 
@@ -138,6 +143,7 @@ package struct HouseholdSchema: Sendable {
             [UserRecordKey(user: key.id, id: key.user)]
         }
         templates = try store.table("templates")
+        stepsSamples = try store.table("steps_samples")
         foodUses = IndexedTable(try store.table("food_uses")).indexed(by: foodUsesByTime).indexed(by: foodUsesByCount).indexed(by: foodUsers)
     }
 }

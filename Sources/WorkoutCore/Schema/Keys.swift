@@ -114,6 +114,41 @@ package struct UserStepsKey: OrderedKeyCodable, Hashable {
     }
 }
 
+/// `(user, day, source, start)`: one steps sample of a source's day, so a source's samples of a
+/// day are one prefix, in time order.
+package struct StepsSampleKey: OrderedKeyCodable, Hashable {
+    package var user: UUID
+    package var epochDay: Int32
+    package var source: String
+    package var startMs: Int64
+
+    package init(user: UUID, epochDay: Int32, source: String, startMs: Int64) {
+        self.user = user
+        self.epochDay = epochDay
+        self.source = source
+        self.startMs = startMs
+    }
+
+    package func encode(into key: inout OrderedKey) {
+        key.append(user)
+        key.append(epochDay)
+        key.append(source)
+        key.append(startMs)
+    }
+
+    package init(reading reader: inout OrderedKeyReader) throws {
+        user = try reader.read()
+        epochDay = try reader.read()
+        source = try reader.read()
+        startMs = try reader.read()
+    }
+
+    /// The samples of one source's day.
+    package static func range(user: UUID, epochDay: Int32, source: String) -> KeyRange {
+        .prefix(UserStepsKey(user: user, epochDay: epochDay, source: source).orderedKey)
+    }
+}
+
 /// `(user, name)`: a member's achievement by its id (`workout_10`), or another named item.
 package struct UserNameKey: OrderedKeyCodable, Hashable {
     package var user: UUID

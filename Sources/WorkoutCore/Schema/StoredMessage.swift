@@ -29,4 +29,5 @@ extension Workout_V1_Food: StoredMessage {}
 extension Workout_V1_FoodUser: StoredMessage {}
 extension Workout_V1_Template: StoredMessage {}
 extension Workout_V1_StepsReport: StoredMessage {}
+extension Workout_V1_StepsSample: StoredMessage {}
 extension Workout_V1_Achievement: StoredMessage {}

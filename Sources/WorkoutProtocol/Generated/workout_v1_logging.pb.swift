@@ -592,6 +592,16 @@ package nonisolated struct Workout_V1_ImportRecord: Sendable {
     set {record = .steps(newValue)}
   }
 
+  /// A sample of steps over an interval (a phone's health store), kept
+  /// per (day, source, start): see StepsSample.
+  package var stepsSample: Workout_V1_StepsSample {
+    get {
+      if case .stepsSample(let v)? = record {return v}
+      return Workout_V1_StepsSample()
+    }
+    set {record = .stepsSample(newValue)}
+  }
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package nonisolated enum OneOf_Record: Equatable, Sendable {
@@ -603,6 +613,9 @@ package nonisolated struct Workout_V1_ImportRecord: Sendable {
     case weightEntry(Workout_V1_WeightEntry)
     /// A steps report, as in ReportStepsRequest.
     case steps(Workout_V1_StepsReport)
+    /// A sample of steps over an interval (a phone's health store), kept
+    /// per (day, source, start): see StepsSample.
+    case stepsSample(Workout_V1_StepsSample)
 
   }
 
@@ -659,6 +672,13 @@ package nonisolated struct Workout_V1_ImportRecordsResponse: @unchecked Sendable
   package var stepsReports: UInt32 {
     get {_storage._stepsReports}
     set {_uniqueStorage()._stepsReports = newValue}
+  }
+
+  /// How many steps samples the batch stored or corrected (a sample again
+  /// with the same figure counts as unchanged).
+  package var stepsSamples: UInt32 {
+    get {_storage._stepsSamples}
+    set {_uniqueStorage()._stepsSamples = newValue}
   }
 
   /// Records that changed nothing: stored before with the same content, or a
@@ -1519,7 +1539,7 @@ nonisolated extension Workout_V1_ReportStepsResponse: SwiftProtobuf.Message, Swi
 
 nonisolated extension Workout_V1_ImportRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ImportRecord"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workout\0\u{1}meal\0\u{3}weight_entry\0\u{1}steps\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workout\0\u{1}meal\0\u{3}weight_entry\0\u{1}steps\0\u{3}steps_sample\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1579,6 +1599,19 @@ nonisolated extension Workout_V1_ImportRecord: SwiftProtobuf.Message, SwiftProto
           self.record = .steps(v)
         }
       }()
+      case 5: try {
+        var v: Workout_V1_StepsSample?
+        var hadOneofValue = false
+        if let current = self.record {
+          hadOneofValue = true
+          if case .stepsSample(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.record = .stepsSample(v)
+        }
+      }()
       default: break
       }
     }
@@ -1605,6 +1638,10 @@ nonisolated extension Workout_V1_ImportRecord: SwiftProtobuf.Message, SwiftProto
     case .steps?: try {
       guard case .steps(let v)? = self.record else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .stepsSample?: try {
+      guard case .stepsSample(let v)? = self.record else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
     }()
     case nil: break
     }
@@ -1650,13 +1687,14 @@ nonisolated extension Workout_V1_ImportRecordsRequest: SwiftProtobuf.Message, Sw
 
 nonisolated extension Workout_V1_ImportRecordsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ImportRecordsResponse"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workouts\0\u{1}meals\0\u{3}weight_entries\0\u{3}steps_reports\0\u{1}unchanged\0\u{1}unlocked\0\u{1}totals\0\u{1}revision\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workouts\0\u{1}meals\0\u{3}weight_entries\0\u{3}steps_reports\0\u{1}unchanged\0\u{1}unlocked\0\u{1}totals\0\u{1}revision\0\u{3}steps_samples\0")
 
   fileprivate class _StorageClass {
     var _workouts: UInt32 = 0
     var _meals: UInt32 = 0
     var _weightEntries: UInt32 = 0
     var _stepsReports: UInt32 = 0
+    var _stepsSamples: UInt32 = 0
     var _unchanged: UInt32 = 0
     var _unlocked: [Workout_V1_Achievement] = []
     var _totals: Workout_V1_Totals? = nil
@@ -1675,6 +1713,7 @@ nonisolated extension Workout_V1_ImportRecordsResponse: SwiftProtobuf.Message, S
       _meals = source._meals
       _weightEntries = source._weightEntries
       _stepsReports = source._stepsReports
+      _stepsSamples = source._stepsSamples
       _unchanged = source._unchanged
       _unlocked = source._unlocked
       _totals = source._totals
@@ -1705,6 +1744,7 @@ nonisolated extension Workout_V1_ImportRecordsResponse: SwiftProtobuf.Message, S
         case 6: try { try decoder.decodeRepeatedMessageField(value: &_storage._unlocked) }()
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._totals) }()
         case 8: try { try decoder.decodeSingularUInt64Field(value: &_storage._revision) }()
+        case 9: try { try decoder.decodeSingularUInt32Field(value: &_storage._stepsSamples) }()
         default: break
         }
       }
@@ -1741,6 +1781,9 @@ nonisolated extension Workout_V1_ImportRecordsResponse: SwiftProtobuf.Message, S
       if _storage._revision != 0 {
         try visitor.visitSingularUInt64Field(value: _storage._revision, fieldNumber: 8)
       }
+      if _storage._stepsSamples != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._stepsSamples, fieldNumber: 9)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1754,6 +1797,7 @@ nonisolated extension Workout_V1_ImportRecordsResponse: SwiftProtobuf.Message, S
         if _storage._meals != rhs_storage._meals {return false}
         if _storage._weightEntries != rhs_storage._weightEntries {return false}
         if _storage._stepsReports != rhs_storage._stepsReports {return false}
+        if _storage._stepsSamples != rhs_storage._stepsSamples {return false}
         if _storage._unchanged != rhs_storage._unchanged {return false}
         if _storage._unlocked != rhs_storage._unlocked {return false}
         if _storage._totals != rhs_storage._totals {return false}

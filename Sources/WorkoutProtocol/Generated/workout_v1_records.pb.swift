@@ -745,6 +745,55 @@ package nonisolated struct Workout_V1_StepsReport: Sendable {
   fileprivate var _day: Workout_V1_LocalDate? = nil
 }
 
+/// Steps a source counted over an interval, as a phone's health store keeps
+/// them (Health Auto Export's step_count points, one per minute, hour or day).
+/// The server keeps each sample by (day, source, start_ms): the same sample
+/// again changes nothing, a sample with the same start and another figure
+/// replaces it alone, and samples with other starts add. The source's figure
+/// for the day is the sum of its samples, and counts as that source's report
+/// for the day (the day's figure is still the largest source's); a later
+/// ReportSteps under the same source name replaces it by ReportSteps' rule,
+/// and the next sample of that day sums the samples again.
+package nonisolated struct Workout_V1_StepsSample: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The local day the sample counts for, as the device wrote it; within one
+  /// day of start_ms's UTC day. From 2000-01-01 to the server's current UTC
+  /// date plus one day.
+  package var day: Workout_V1_LocalDate {
+    get {_day ?? Workout_V1_LocalDate()}
+    set {_day = newValue}
+  }
+  /// Returns true if `day` has been explicitly set.
+  package var hasDay: Bool {self._day != nil}
+  /// Clears the value of `day`. Subsequent reads from it will return its default value.
+  package mutating func clearDay() {self._day = nil}
+
+  /// Which device or app counted, 1..64 bytes, compared exactly. A source
+  /// naming several joined with "|" (Health Auto Export's "iPhone|Apple
+  /// Watch", its own merge of both) is one source of its own.
+  package var source: String = String()
+
+  /// When the interval started, ms since the epoch (UTC); see the event-time
+  /// bounds.
+  package var startMs: Int64 = 0
+
+  /// When it ended; 0 when the source gave only a start. At most a day after
+  /// start_ms.
+  package var endMs: Int64 = 0
+
+  /// Steps counted in the interval, 0..200,000 (a day-long sample is a day).
+  package var steps: UInt32 = 0
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+
+  fileprivate var _day: Workout_V1_LocalDate? = nil
+}
+
 /// The steps of one local day: each source's latest report and the day's figure.
 package nonisolated struct Workout_V1_StepsDay: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1681,6 +1730,60 @@ nonisolated extension Workout_V1_StepsReport: SwiftProtobuf.Message, SwiftProtob
     if lhs.steps != rhs.steps {return false}
     if lhs.reportedAtMs != rhs.reportedAtMs {return false}
     if lhs.revision != rhs.revision {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_StepsSample: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".StepsSample"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{1}source\0\u{3}start_ms\0\u{3}end_ms\0\u{1}steps\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._day) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.source) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.steps) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._day {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if !self.source.isEmpty {
+      try visitor.visitSingularStringField(value: self.source, fieldNumber: 2)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 3)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 4)
+    }
+    if self.steps != 0 {
+      try visitor.visitSingularUInt32Field(value: self.steps, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_StepsSample, rhs: Workout_V1_StepsSample) -> Bool {
+    if lhs._day != rhs._day {return false}
+    if lhs.source != rhs.source {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.steps != rhs.steps {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -7,10 +7,12 @@ import WorkoutRules
 /// each `{name, units, data: [{qty, date, source}]}`, and `data.workouts`), turned into the
 /// records of `Logging.ImportRecords`, with the same rules as the Apple Health import:
 ///
-/// * `step_count`: summed per source and local day into one steps report each (never added
-///   across sources: the day's figure is the largest source's, as for live reports); the
-///   report is dated by the source's latest sample, so a later export of the same day with more
-///   steps replaces it and the same export again changes nothing.
+/// * `step_count`: one steps sample per point (its source, its start, the local day written),
+///   which the server keeps per `(day, source, start)` and sums per source and day: a "since
+///   last sync" export holding only a day's later samples adds them, an overlapping export
+///   changes nothing, a corrected sample replaces only itself. The day's figure is the largest
+///   source's (never added across sources), as for live reports; a source naming several
+///   joined by `|` (the app's own merge of phone and watch) is one source of its own.
 /// * `weight_body_mass` (or `body_mass`): one weigh-in per sample, in kg, lb, g or st.
 /// * `dietary_energy`, `protein`, `carbohydrates`, `total_fat`: the samples of one source at
 ///   one time are one meal with one food item (kcal or kJ; g, mg or kg), typed by the hour.
@@ -19,7 +21,8 @@ import WorkoutRules
 ///
 /// Ids are derived from each record's kind, source and times, so the app's repeated and
 /// overlapping exports store nothing twice. Metrics it does not know are counted and skipped.
-/// Dates are `yyyy-MM-dd HH:mm:ss Z`: the local day is the one written, in its own offset.
+/// Dates are `yyyy-MM-dd HH:mm:ss Z` (or ISO 8601 with an offset): the local day is the one
+/// written, in its own offset.
 package struct HealthAutoExport: Sendable {
     /// The records, in batches that ImportRecords takes.
     package var batches: [[Workout_V1_ImportRecord]]
@@ -40,7 +43,6 @@ package struct HealthAutoExport: Sendable {
         }
         var records: [Workout_V1_ImportRecord] = []
         var skipped: [String: Int] = [:]
-        var steps: [StepsKey: (count: Double, latest: Int64)] = [:]
         var food: [FoodKey: FoodEntry] = [:]
         for metric in payload.data.metrics ?? [] {
             let name = metric.name.lowercased()
@@ -52,9 +54,14 @@ package struct HealthAutoExport: Sendable {
                         skipped[name, default: 0] += 1
                         continue
                     }
-                    let key = StepsKey(day: time.day, source: Self.source(point.source))
-                    let total = steps[key] ?? (0, time.milliseconds)
-                    steps[key] = (total.count + qty, max(total.latest, time.milliseconds))
+                    var sample = Workout_V1_StepsSample()
+                    sample.day = time.day.wire
+                    sample.source = Self.source(point.source)
+                    sample.startMs = time.milliseconds
+                    sample.steps = UInt32(min(qty.rounded(), Double(UInt32.max)))
+                    var record = Workout_V1_ImportRecord()
+                    record.stepsSample = sample
+                    records.append(record)
                 }
             case "weight_body_mass", "body_mass":
                 for point in points {
@@ -99,18 +106,6 @@ package struct HealthAutoExport: Sendable {
                 skipped[name, default: 0] += max(points.count, 1)
             }
         }
-        for (key, total) in steps.sorted(by: { ($0.key.day, $0.key.source) < ($1.key.day, $1.key.source) }) {
-            var report = Workout_V1_StepsReport()
-            report.day.year = key.day.year
-            report.day.month = key.day.month
-            report.day.day = key.day.day
-            report.source = key.source
-            report.steps = UInt32(min(total.count.rounded(), Double(UInt32.max)))
-            report.reportedAtMs = total.latest
-            var record = Workout_V1_ImportRecord()
-            record.steps = report
-            records.append(record)
-        }
         for (key, entry) in food.sorted(by: { ($0.key.time, $0.key.source) < ($1.key.time, $1.key.source) }) {
             var item = Workout_V1_FoodItem()
             item.name = String(decoding: Array("Food from \(key.source)".utf8.prefix(128)), as: UTF8.self)
@@ -150,14 +145,30 @@ package struct HealthAutoExport: Sendable {
             converted.workoutType = type
             converted.durationSeconds = UInt32(min(seconds.rounded(), Double(UInt32.max)))
             converted.performedAtMs = start.milliseconds
-            let energy = workout.activeEnergyBurned ?? workout.activeEnergy
-            if let energy, let qty = energy.qty, qty.isFinite, qty >= 0, let kcal = HealthUnits.kilocalories(qty, unit: energy.units ?? "kcal") {
+            // Version 2's summary, else the sum of its samples (version 2 with workout metrics),
+            // else version 1's summary.
+            if let kcal = workout.activeEnergyBurned?.kilocalories ?? workout.activeEnergy?.kilocalories {
                 converted.caloriesBurned = (kcal * 10).rounded() / 10
             }
-            // The distance (version 2), when it is one and within the server's bounds.
+            // Version 2's detail, each when it is one and within the server's bounds.
             if let distance = workout.distance, let qty = distance.qty, qty.isFinite,
                let metres = HealthUnits.metres(qty, unit: distance.units ?? "km"), RecordLimits.workoutDistanceMetres.contains(metres.rounded()) {
                 converted.distanceM = metres.rounded()
+            }
+            if let climb = workout.elevationUp, let qty = climb.qty, qty.isFinite,
+               let metres = HealthUnits.metres(qty, unit: climb.units ?? "m"), RecordLimits.workoutElevationMetres.contains(metres.rounded()) {
+                converted.elevationGainM = metres.rounded()
+            }
+            let average = (workout.heartRate?.avg ?? workout.avgHeartRate)?.beatsPerMinute
+            let maximum = (workout.heartRate?.max ?? workout.maxHeartRate)?.beatsPerMinute
+            if let average, let maximum, maximum < average {
+                // Not a pair the server keeps (a maximum below the average): neither is kept.
+            } else {
+                if let average { converted.averageHeartRate = average }
+                if let maximum { converted.maxHeartRate = maximum }
+            }
+            if let steps = workout.stepCount?.total, steps.isFinite, RecordLimits.workoutSteps.contains(Int(steps.rounded())) {
+                converted.steps = UInt32(steps.rounded())
             }
             converted.notes = "Health Auto Export"
             var record = Workout_V1_ImportRecord()
@@ -205,8 +216,71 @@ package struct HealthAutoExport: Sendable {
     private struct Quantity: Decodable {
         var qty: Double?
         var units: String?
+
+        /// The quantity as energy, when it is one.
+        var kilocalories: Double? {
+            guard let qty, qty.isFinite, qty >= 0 else { return nil }
+            return HealthUnits.kilocalories(qty, unit: units ?? "kcal")
+        }
+
+        /// The quantity as a heart rate the server keeps, when it is one.
+        var beatsPerMinute: UInt32? {
+            guard let qty, qty.isFinite, RecordLimits.workoutHeartRate.contains(Int(qty.rounded())) else { return nil }
+            return UInt32(qty.rounded())
+        }
     }
 
+    /// A workout's quantity as a summary (`{"qty", "units"}`) or as its samples
+    /// (`[{"qty", "units", "date"}]`, version 2 with workout metrics), summed.
+    private struct SummedQuantity: Decodable {
+        var samples: [Quantity]
+
+        init(from decoder: any Decoder) throws {
+            if let one = try? Quantity(from: decoder) {
+                samples = [one]
+            } else {
+                var list = try decoder.unkeyedContainer()
+                var samples: [Quantity] = []
+                while !list.isAtEnd {
+                    if (try? list.decodeNil()) == true { continue }
+                    if let sample = try? list.decode(Quantity.self) {
+                        samples.append(sample)
+                        continue
+                    }
+                    // A sample of another shape counts nothing and is stepped over; the others
+                    // still add up. (A decoder that cannot step over it ends the list here.)
+                    guard (try? list.decode(Ignored.self)) != nil else { break }
+                }
+                self.samples = samples
+            }
+        }
+
+        /// The energy of the samples in kcal; `nil` when none is energy.
+        var kilocalories: Double? {
+            let values = samples.compactMap(\.kilocalories)
+            return values.isEmpty ? nil : values.reduce(0, +)
+        }
+
+        /// The sum of the samples' quantities; `nil` when there is none.
+        var total: Double? {
+            let values = samples.compactMap(\.qty).filter { $0.isFinite && $0 >= 0 }
+            return values.isEmpty ? nil : values.reduce(0, +)
+        }
+    }
+
+    /// Anything, read and dropped.
+    private struct Ignored: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    /// Version 2's heart-rate summary.
+    private struct HeartRate: Decodable {
+        var avg: Quantity?
+        var max: Quantity?
+    }
+
+    /// A workout. Every field is optional and read on its own: a field of a shape this build
+    /// does not know is left unread, never a reason to refuse the push.
     private struct WorkoutEntry: Decodable {
         var id: String?
         var name: String?
@@ -215,15 +289,40 @@ package struct HealthAutoExport: Sendable {
         var duration: Double?
         /// Version 2's active energy.
         var activeEnergyBurned: Quantity?
-        /// Version 1's.
-        var activeEnergy: Quantity?
+        /// Version 1's (a summary), or version 2's samples.
+        var activeEnergy: SummedQuantity?
         /// Version 2's distance covered.
         var distance: Quantity?
-    }
+        /// Version 2's elevation climbed.
+        var elevationUp: Quantity?
+        /// Version 2's heart rate: the summary, or its fields alone.
+        var heartRate: HeartRate?
+        var avgHeartRate: Quantity?
+        var maxHeartRate: Quantity?
+        /// Version 2's step samples.
+        var stepCount: SummedQuantity?
 
-    private struct StepsKey: Hashable {
-        var day: LocalDay
-        var source: String
+        enum CodingKeys: String, CodingKey {
+            case id, name, start, end, duration, activeEnergyBurned, activeEnergy, distance, elevationUp, heartRate, avgHeartRate, maxHeartRate
+            case stepCount
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? container.decodeIfPresent(String.self, forKey: .id)
+            name = try? container.decodeIfPresent(String.self, forKey: .name)
+            start = try? container.decodeIfPresent(String.self, forKey: .start)
+            end = try? container.decodeIfPresent(String.self, forKey: .end)
+            duration = try? container.decodeIfPresent(Double.self, forKey: .duration)
+            activeEnergyBurned = try? container.decodeIfPresent(Quantity.self, forKey: .activeEnergyBurned)
+            activeEnergy = try? container.decodeIfPresent(SummedQuantity.self, forKey: .activeEnergy)
+            distance = try? container.decodeIfPresent(Quantity.self, forKey: .distance)
+            elevationUp = try? container.decodeIfPresent(Quantity.self, forKey: .elevationUp)
+            heartRate = try? container.decodeIfPresent(HeartRate.self, forKey: .heartRate)
+            avgHeartRate = try? container.decodeIfPresent(Quantity.self, forKey: .avgHeartRate)
+            maxHeartRate = try? container.decodeIfPresent(Quantity.self, forKey: .maxHeartRate)
+            stepCount = try? container.decodeIfPresent(SummedQuantity.self, forKey: .stepCount)
+        }
     }
 
     private struct FoodKey: Hashable {
@@ -239,7 +338,8 @@ package struct HealthAutoExport: Sendable {
         var fatG = 0.0
     }
 
-    /// A `yyyy-MM-dd HH:mm:ss Z` date: its instant, and the local day and hour it names.
+    /// A `yyyy-MM-dd HH:mm:ss Z` date (the app's), or an ISO 8601 one (`2026-12-02T20:00:00+01:00`,
+    /// `…Z`, with or without fractional seconds): its instant, and the local day and hour it names.
     private struct Stamp {
         var text: String
         var milliseconds: Int64
@@ -247,22 +347,45 @@ package struct HealthAutoExport: Sendable {
         var hour: Int
 
         init?(_ text: String) {
-            let parts = text.split(separator: " ")
-            guard parts.count == 3 else { return nil }
-            let date = parts[0].split(separator: "-").compactMap { Int32($0) }
-            let time = parts[1].split(separator: ":").compactMap { Int($0) }
-            let zone = parts[2]
-            guard date.count == 3, time.count == 3, zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
-                  let zoneHours = Int(zone.dropFirst().prefix(2)), let zoneMinutes = Int(zone.suffix(2)),
-                  (0..<24).contains(time[0]), (0..<60).contains(time[1]), (0..<61).contains(time[2]),
-                  let day = LocalDay(year: date[0], month: date[1], day: date[2])
+            guard text.utf8.count <= 40 else { return nil }
+            let date: Substring, clock: Substring, zone: Substring
+            if let t = text.firstIndex(of: "T") {
+                date = text[..<t]
+                let rest = text[text.index(after: t)...]
+                guard let zoneStart = rest.firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" }) else { return nil }
+                clock = rest[..<zoneStart]
+                zone = rest[zoneStart...]
+            } else {
+                let parts = text.split(separator: " ")
+                guard parts.count == 3 else { return nil }
+                (date, clock, zone) = (parts[0], parts[1], parts[2])
+            }
+            let dateParts = date.split(separator: "-", omittingEmptySubsequences: false).compactMap { Int32($0) }
+            // Seconds may carry a fraction (ISO 8601); it is dropped, as the app's own dates have none.
+            let clockParts = clock.split(separator: ":", omittingEmptySubsequences: false)
+            guard dateParts.count == 3, clockParts.count == 3,
+                  let hours = Int(clockParts[0]), let minutes = Int(clockParts[1]),
+                  let seconds = Int(clockParts[2].prefix { $0 != "." && $0 != "," }),
+                  (0..<24).contains(hours), (0..<60).contains(minutes), (0..<61).contains(seconds),
+                  let offset = Self.offsetSeconds(zone),
+                  let day = LocalDay(year: dateParts[0], month: dateParts[1], day: dateParts[2])
             else { return nil }
-            let offset = (zoneHours * 3_600 + zoneMinutes * 60) * (sign == "-" ? -1 : 1)
-            let local = Int64(day.epochDay) * LocalDay.millisecondsPerDay + Int64((time[0] * 3_600 + time[1] * 60 + time[2]) * 1_000)
+            let local = Int64(day.epochDay) * LocalDay.millisecondsPerDay + Int64((hours * 3_600 + minutes * 60 + seconds) * 1_000)
             self.text = text
             milliseconds = local - Int64(offset) * 1_000
             self.day = day
-            hour = time[0]
+            hour = hours
+        }
+
+        /// `Z`, `+0100`, `+01:00` or `-05` as seconds east of UTC; `nil` for anything else.
+        private static func offsetSeconds(_ zone: Substring) -> Int? {
+            if zone == "Z" { return 0 }
+            guard let sign = zone.first, sign == "+" || sign == "-" else { return nil }
+            let digits = zone.dropFirst().filter { $0 != ":" }
+            guard digits.count == 2 || digits.count == 4, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return nil }
+            let (hours, minutes) = digits.count == 2 ? (value, 0) : (value / 100, value % 100)
+            guard hours <= 18, minutes < 60 else { return nil }
+            return (hours * 3_600 + minutes * 60) * (sign == "-" ? -1 : 1)
         }
     }
 

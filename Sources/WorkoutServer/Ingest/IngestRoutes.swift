@@ -14,12 +14,14 @@ package enum IngestRoutes {
     /// The path of each, for ``HTTPRoutes``.
     package static let byPath: [String: MethodDescriptor] = ["/ingest/health-auto-export": healthAutoExport]
 
-    /// What the ingest answers: what was stored, unchanged and skipped.
+    /// What the ingest answers: what was stored, unchanged and skipped. `stepsReports` counts the
+    /// sources' days whose sum of samples changed; `stepsSamples` the samples stored or corrected.
     struct Answer: Encodable {
         var workouts: UInt32 = 0
         var meals: UInt32 = 0
         var weightEntries: UInt32 = 0
         var stepsReports: UInt32 = 0
+        var stepsSamples: UInt32 = 0
         var unchanged: UInt32 = 0
         var skipped: [String: Int] = [:]
     }
@@ -37,6 +39,7 @@ package enum IngestRoutes {
             answer.meals += imported.meals
             answer.weightEntries += imported.weightEntries
             answer.stepsReports += imported.stepsReports
+            answer.stepsSamples += imported.stepsSamples
             answer.unchanged += imported.unchanged
         }
         let encoder = JSONEncoder()

@@ -80,6 +80,15 @@ struct SchemaMigrationTests {
             goals.set.dailySteps = 8_000
             _ = try await store.setGoals(caller, goals)
             #expect(try store.getGoals(caller, Workout_V1_GetGoalsRequest()).goals.dailySteps == 8_000)
+            // Version 5's steps samples.
+            var sample = Workout_V1_ImportRecord()
+            sample.stepsSample.day = LocalDay.containing(instant: householdStart, in: TimeZone(identifier: "UTC")!).wire
+            sample.stepsSample.source = "phone"
+            sample.stepsSample.startMs = householdStart - 3_600_000
+            sample.stepsSample.steps = 420
+            var batch = Workout_V1_ImportRecordsRequest()
+            batch.records = [sample]
+            #expect(try await store.importRecords(caller, batch).stepsSamples == 1)
         }
     }
 
