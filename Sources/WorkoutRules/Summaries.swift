@@ -202,8 +202,8 @@ package struct SummaryAccumulator: Sendable {
         add(DayFigures(caloriesEaten: calories, proteinGrams: proteinGrams, carbsGrams: carbsGrams, fatGrams: fatGrams, meals: 1), on: day)
     }
 
-    /// Adds a day's step figure (already the maximum over sources, see
-    /// `StepsRule.dayTotal`). Feed each day once.
+    /// Adds a day's step figure (already the one source's that counts, see
+    /// `StepsRule.dayFigure`). Feed each day once.
     ///
     /// - Parameters:
     ///   - day: The reported day.

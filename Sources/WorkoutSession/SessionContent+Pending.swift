@@ -180,8 +180,8 @@ extension SessionContent {
     }
 
     /// Merges a steps report of today: the source's count replaced when the report is as late or
-    /// later (`StepsRule.shouldReplace`), the day's figure the maximum over sources
-    /// (`StepsRule.dayTotal`).
+    /// later (`StepsRule.shouldReplace`), the day's figure the member's most trusted source, else
+    /// the largest (`StepsRule.dayFigure`, with the profile's priority).
     private mutating func merge(_ report: StepsReport) {
         guard report.day == today else { return }
         var sources = todaysStepSources
@@ -193,9 +193,11 @@ extension SessionContent {
         } else {
             sources.append(report)
         }
-        // Sources the model never saw still count in the figure the server stated.
-        let counts = sources.map { UInt32(clamping: $0.steps) } + (todaysStepSources.isEmpty ? [UInt32(clamping: todaysSteps)] : [])
-        let figure = Int(StepsRule.dayTotal(counts))
+        // Sources the model never saw still count in the figure the server stated (as a source
+        // no priority names: an empty name, which no source may have).
+        let counts = sources.map { (source: $0.source, steps: UInt32(clamping: $0.steps)) }
+            + (todaysStepSources.isEmpty ? [(source: "", steps: UInt32(clamping: todaysSteps))] : [])
+        let figure = Int(StepsRule.dayFigure(counts, priority: profile?.stepsSourcePriority ?? []).steps)
         let added = figure - todaysSteps
         addToWeek(on: today) { $0.steps += added }
         todaysSteps = figure

@@ -36,6 +36,9 @@ public struct Profile: Sendable, Hashable, Codable, Identifiable {
     public var createdAt: Date
     /// The member revision at which the profile last changed.
     public var revision: UInt64
+    /// The member's steps sources, most trusted first: a day's steps are the first of them that
+    /// reported that day, else the day's largest source. Empty: every day counts its largest.
+    public var stepsSourcePriority: [String]
 
     /// Creates a profile (the server makes them; this is for previews and tests).
     ///
@@ -54,11 +57,12 @@ public struct Profile: Sendable, Hashable, Codable, Identifiable {
     ///   - role: Role in the household.
     ///   - createdAt: When the account was created.
     ///   - revision: The member revision of the profile's last change.
+    ///   - stepsSourcePriority: The steps sources, most trusted first.
     public init(
         id: UUID, email: String, firstName: String, lastName: String = "", displayName: String = "",
         age: Int? = nil, heightCm: Double? = nil, weightKg: Double? = nil, fitnessGoal: FitnessGoal? = nil,
         timeZone: String, shareWithHousehold: Bool = false, role: Role = .member,
-        createdAt: Date, revision: UInt64 = 0
+        createdAt: Date, revision: UInt64 = 0, stepsSourcePriority: [String] = []
     ) {
         self.id = id
         self.email = email
@@ -74,6 +78,37 @@ public struct Profile: Sendable, Hashable, Codable, Identifiable {
         self.role = role
         self.createdAt = createdAt
         self.revision = revision
+        self.stepsSourcePriority = stepsSourcePriority
+    }
+
+    // MARK: Codable
+
+    private enum CodingKeys: String, CodingKey {
+        case id, email, firstName, lastName, displayName, age, heightCm, weightKg, fitnessGoal, timeZone
+        case shareWithHousehold, role, createdAt, revision, stepsSourcePriority
+    }
+
+    /// Decodes a profile; one saved before `stepsSourcePriority` existed has none.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` for a missing or mistyped field.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(UUID.self, forKey: .id), email: try container.decode(String.self, forKey: .email),
+            firstName: try container.decode(String.self, forKey: .firstName),
+            lastName: try container.decode(String.self, forKey: .lastName),
+            displayName: try container.decode(String.self, forKey: .displayName),
+            age: try container.decodeIfPresent(Int.self, forKey: .age),
+            heightCm: try container.decodeIfPresent(Double.self, forKey: .heightCm),
+            weightKg: try container.decodeIfPresent(Double.self, forKey: .weightKg),
+            fitnessGoal: try container.decodeIfPresent(FitnessGoal.self, forKey: .fitnessGoal),
+            timeZone: try container.decode(String.self, forKey: .timeZone),
+            shareWithHousehold: try container.decode(Bool.self, forKey: .shareWithHousehold),
+            role: try container.decode(Role.self, forKey: .role), createdAt: try container.decode(Date.self, forKey: .createdAt),
+            revision: try container.decode(UInt64.self, forKey: .revision),
+            stepsSourcePriority: try container.decodeIfPresent([String].self, forKey: .stepsSourcePriority) ?? []
+        )
     }
 }
 
@@ -92,7 +127,8 @@ extension Profile {
             weightKg: wire.weightKg == 0 ? nil : wire.weightKg,
             fitnessGoal: FitnessGoal(wire: wire.fitnessGoal), timeZone: wire.timeZone,
             shareWithHousehold: wire.shareWithHousehold, role: Role(wire: wire.role),
-            createdAt: Date(wireMilliseconds: wire.createdAtMs), revision: wire.revision
+            createdAt: Date(wireMilliseconds: wire.createdAtMs), revision: wire.revision,
+            stepsSourcePriority: wire.stepsSourcePriority
         )
     }
 }

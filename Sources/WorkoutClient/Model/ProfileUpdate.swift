@@ -42,6 +42,9 @@ public struct ProfileUpdate: Sendable, Hashable, Codable {
     public var timeZone: String?
     /// Whether to appear in the household view, or `nil` to keep the setting.
     public var shareWithHousehold: Bool?
+    /// New steps sources, most trusted first (at most 16, no two alike), or `nil` to keep them;
+    /// an empty list goes back to each day's largest source.
+    public var stepsSourcePriority: [String]?
     /// If set, the update applies only while the profile's revision still equals it;
     /// otherwise the call fails with ABORTED. `nil` = unconditional.
     public var expectedRevision: UInt64?
@@ -59,11 +62,13 @@ public struct ProfileUpdate: Sendable, Hashable, Codable {
     ///   - fitnessGoal: New goal; `.some(nil)` clears it.
     ///   - timeZone: New time zone.
     ///   - shareWithHousehold: New household-view setting.
+    ///   - stepsSourcePriority: New steps sources, most trusted first.
     ///   - expectedRevision: The profile revision the update is conditional on.
     public init(
         firstName: String? = nil, lastName: String? = nil, displayName: String? = nil, email: String? = nil,
         age: Int?? = nil, heightCm: Double?? = nil, weightKg: Double?? = nil, fitnessGoal: FitnessGoal?? = nil,
-        timeZone: String? = nil, shareWithHousehold: Bool? = nil, expectedRevision: UInt64? = nil
+        timeZone: String? = nil, shareWithHousehold: Bool? = nil, stepsSourcePriority: [String]? = nil,
+        expectedRevision: UInt64? = nil
     ) {
         self.firstName = firstName
         self.lastName = lastName
@@ -75,6 +80,7 @@ public struct ProfileUpdate: Sendable, Hashable, Codable {
         self.fitnessGoal = fitnessGoal
         self.timeZone = timeZone
         self.shareWithHousehold = shareWithHousehold
+        self.stepsSourcePriority = stepsSourcePriority
         self.expectedRevision = expectedRevision
     }
 
@@ -93,21 +99,22 @@ public struct ProfileUpdate: Sendable, Hashable, Codable {
             firstName: changed(\.firstName), lastName: changed(\.lastName), displayName: changed(\.displayName),
             email: changed(\.email), age: changed(\.age), heightCm: changed(\.heightCm), weightKg: changed(\.weightKg),
             fitnessGoal: changed(\.fitnessGoal), timeZone: changed(\.timeZone),
-            shareWithHousehold: changed(\.shareWithHousehold), expectedRevision: original.revision
+            shareWithHousehold: changed(\.shareWithHousehold), stepsSourcePriority: changed(\.stepsSourcePriority),
+            expectedRevision: original.revision
         )
     }
 
     /// Whether the update changes nothing (every field is `nil`; ``expectedRevision`` aside).
     public var isEmpty: Bool {
         firstName == nil && lastName == nil && displayName == nil && email == nil && age == nil && heightCm == nil
-            && weightKg == nil && fitnessGoal == nil && timeZone == nil && shareWithHousehold == nil
+            && weightKg == nil && fitnessGoal == nil && timeZone == nil && shareWithHousehold == nil && stepsSourcePriority == nil
     }
 
     // MARK: Codable
 
     private enum CodingKeys: String, CodingKey {
         case firstName, lastName, displayName, email, age, heightCm, weightKg, fitnessGoal, timeZone
-        case shareWithHousehold, expectedRevision
+        case shareWithHousehold, stepsSourcePriority, expectedRevision
     }
 
     /// Decodes an update: an absent key keeps the field; for age, height, weight and
@@ -130,6 +137,7 @@ public struct ProfileUpdate: Sendable, Hashable, Codable {
             fitnessGoal: try clearable(.fitnessGoal),
             timeZone: try container.decodeIfPresent(String.self, forKey: .timeZone),
             shareWithHousehold: try container.decodeIfPresent(Bool.self, forKey: .shareWithHousehold),
+            stepsSourcePriority: try container.decodeIfPresent([String].self, forKey: .stepsSourcePriority),
             expectedRevision: try container.decodeIfPresent(UInt64.self, forKey: .expectedRevision)
         )
     }
@@ -158,6 +166,7 @@ public struct ProfileUpdate: Sendable, Hashable, Codable {
         try clearable(fitnessGoal, .fitnessGoal)
         try container.encodeIfPresent(timeZone, forKey: .timeZone)
         try container.encodeIfPresent(shareWithHousehold, forKey: .shareWithHousehold)
+        try container.encodeIfPresent(stepsSourcePriority, forKey: .stepsSourcePriority)
         try container.encodeIfPresent(expectedRevision, forKey: .expectedRevision)
     }
 }
@@ -182,6 +191,7 @@ extension ProfileUpdate {
             fitnessGoal: wire.hasFitnessGoal ? .some(FitnessGoal(wire: wire.fitnessGoal)) : nil,
             timeZone: wire.hasTimeZone ? wire.timeZone : nil,
             shareWithHousehold: wire.hasShareWithHousehold ? wire.shareWithHousehold : nil,
+            stepsSourcePriority: wire.hasStepsSourcePriority ? wire.stepsSourcePriority.sources : nil,
             expectedRevision: wire.expectedRevision == 0 ? nil : wire.expectedRevision
         )
     }
@@ -208,6 +218,7 @@ extension ProfileUpdate {
         if let fitnessGoal { message.fitnessGoal = fitnessGoal.wire }
         if let timeZone { message.timeZone = timeZone }
         if let shareWithHousehold { message.shareWithHousehold = shareWithHousehold }
+        if let stepsSourcePriority { message.stepsSourcePriority.sources = stepsSourcePriority }
         message.expectedRevision = expectedRevision ?? 0
         return message
     }

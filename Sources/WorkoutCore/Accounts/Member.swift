@@ -91,6 +91,7 @@ extension HouseholdStore {
         profile.role = Workout_V1_Role(rawValue: Int(user.role)) ?? .member
         profile.createdAtMs = user.createdAtMs
         profile.revision = user.profileRevision
+        profile.stepsSourcePriority = user.stepsSourcePriority
         return profile
     }
 

@@ -34,6 +34,9 @@ extension HouseholdStore {
         if request.hasWeightKg { try Bounds.number(request.weightKg, field: "weight_kg", range: 10...500, allowZeroAsUnset: true) }
         if request.hasTimeZone { _ = try TimeZoneCatalog.zone(named: request.timeZone, field: "time_zone") }
         if request.hasFitnessGoal { try Bounds.known(request.fitnessGoal, field: "fitness_goal", allowUnspecified: true) }
+        if request.hasStepsSourcePriority {
+            try StepsRule.checkPriority(request.stepsSourcePriority.sources, field: "steps_source_priority.sources")
+        }
         let now = clock.nowMilliseconds()
         return try await write(notifying: caller.userID) { [self] txn in
             var user = try authorize(caller, in: txn, now: now)
@@ -56,6 +59,12 @@ extension HouseholdStore {
             if request.hasFitnessGoal { user.fitnessGoal = Int32(request.fitnessGoal.rawValue) }
             if request.hasTimeZone { user.timeZone = request.timeZone }
             if request.hasShareWithHousehold { user.shareWithHousehold = request.shareWithHousehold }
+            if request.hasStepsSourcePriority, request.stepsSourcePriority.sources != user.stepsSourcePriority {
+                user.stepsSourcePriority = request.stepsSourcePriority.sources
+                // Past days' figures follow the new choice; so do the steps-goal runs through them.
+                let today = LocalDay.containing(instant: now, in: zone(of: user))
+                _ = try settleStepsGoalRuns(changed: today.adding(days: -GoalLimits.furthestBackDays)...today, user: &user, now: now, in: &txn)
+            }
             try saveUser(&user, profileChanged: true, now: now, in: &txn)
             var response = Workout_V1_UpdateProfileResponse()
             response.profile = profile(of: user)

@@ -223,6 +223,12 @@ package nonisolated struct Workout_Store_V1_StoredUser: @unchecked Sendable {
     set {_uniqueStorage()._markedChild = newValue}
   }
 
+  /// Profile.steps_source_priority: trusted first
+  package var stepsSourcePriority: [String] {
+    get {_storage._stepsSourcePriority}
+    set {_uniqueStorage()._stepsSourcePriority = newValue}
+  }
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -433,7 +439,7 @@ nonisolated extension Workout_Store_V1_ChangeKind: SwiftProtobuf._ProtoNameProvi
 
 nonisolated extension Workout_Store_V1_StoredUser: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".StoredUser"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0\u{3}email_key\0\u{3}first_name\0\u{3}last_name\0\u{3}display_name\0\u{1}age\0\u{3}height_cm\0\u{3}weight_kg\0\u{3}fitness_goal\0\u{3}time_zone\0\u{3}share_with_household\0\u{1}role\0\u{3}created_at_ms\0\u{1}password\0\u{1}revision\0\u{1}totals\0\u{3}profile_revision\0\u{3}weight_measured_at_ms\0\u{3}weight_entry_id\0\u{3}marked_child\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0\u{3}email_key\0\u{3}first_name\0\u{3}last_name\0\u{3}display_name\0\u{1}age\0\u{3}height_cm\0\u{3}weight_kg\0\u{3}fitness_goal\0\u{3}time_zone\0\u{3}share_with_household\0\u{1}role\0\u{3}created_at_ms\0\u{1}password\0\u{1}revision\0\u{1}totals\0\u{3}profile_revision\0\u{3}weight_measured_at_ms\0\u{3}weight_entry_id\0\u{3}marked_child\0\u{3}steps_source_priority\0")
 
   fileprivate class _StorageClass {
     var _userID: Data = Data()
@@ -457,6 +463,7 @@ nonisolated extension Workout_Store_V1_StoredUser: SwiftProtobuf.Message, SwiftP
     var _weightMeasuredAtMs: Int64 = 0
     var _weightEntryID: Data = Data()
     var _markedChild: Bool = false
+    var _stepsSourcePriority: [String] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -488,6 +495,7 @@ nonisolated extension Workout_Store_V1_StoredUser: SwiftProtobuf.Message, SwiftP
       _weightMeasuredAtMs = source._weightMeasuredAtMs
       _weightEntryID = source._weightEntryID
       _markedChild = source._markedChild
+      _stepsSourcePriority = source._stepsSourcePriority
     }
   }
 
@@ -527,6 +535,7 @@ nonisolated extension Workout_Store_V1_StoredUser: SwiftProtobuf.Message, SwiftP
         case 19: try { try decoder.decodeSingularInt64Field(value: &_storage._weightMeasuredAtMs) }()
         case 20: try { try decoder.decodeSingularBytesField(value: &_storage._weightEntryID) }()
         case 21: try { try decoder.decodeSingularBoolField(value: &_storage._markedChild) }()
+        case 22: try { try decoder.decodeRepeatedStringField(value: &_storage._stepsSourcePriority) }()
         default: break
         }
       }
@@ -602,6 +611,9 @@ nonisolated extension Workout_Store_V1_StoredUser: SwiftProtobuf.Message, SwiftP
       if _storage._markedChild != false {
         try visitor.visitSingularBoolField(value: _storage._markedChild, fieldNumber: 21)
       }
+      if !_storage._stepsSourcePriority.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._stepsSourcePriority, fieldNumber: 22)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -632,6 +644,7 @@ nonisolated extension Workout_Store_V1_StoredUser: SwiftProtobuf.Message, SwiftP
         if _storage._weightMeasuredAtMs != rhs_storage._weightMeasuredAtMs {return false}
         if _storage._weightEntryID != rhs_storage._weightEntryID {return false}
         if _storage._markedChild != rhs_storage._markedChild {return false}
+        if _storage._stepsSourcePriority != rhs_storage._stepsSourcePriority {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -134,7 +134,7 @@ extension HouseholdStore {
             let today = LocalDay.containing(instant: now, in: zone(of: user))
             let week = day.isoWeekStart...day.isoWeekStart.adding(days: 6)
             let history = try goalHistory(of: caller.userID, covering: week, in: txn)
-            let figures = try dayFigures(of: caller.userID, days: week, in: txn)
+            let figures = try dayFigures(of: user, days: week, in: txn)
             let standing = GoalProgressRules.week(of: day, figures: { figures[$0] ?? .zero }, history: history, today: today)
             var weekHead = Workout_V1_WeekProgress()
             weekHead.start = standing.start.wire
@@ -171,7 +171,7 @@ extension HouseholdStore {
     ) throws -> (minutes: UInt32, stepsGoalDays: UInt32) {
         let today = LocalDay.containing(instant: now, in: zone(of: user))
         let week = today.isoWeekStart...today
-        let figures = try dayFigures(of: member, days: week, in: txn)
+        let figures = try dayFigures(of: user, days: week, in: txn)
         let seconds = figures.values.reduce(UInt64(0)) { $0 + UInt64($1.activeSeconds) }
         let history = try goalHistory(of: member, covering: week, in: txn)
         var met: UInt32 = 0
@@ -191,7 +191,7 @@ extension HouseholdStore {
             let user = try authorize(caller, in: txn, now: now)
             let today = LocalDay.containing(instant: now, in: zone(of: user))
             let history = try goalHistory(of: caller.userID, covering: today...today, in: txn)
-            let figures = try dayFigures(of: caller.userID, days: today...today, in: txn)
+            let figures = try dayFigures(of: user, days: today...today, in: txn)
             return GoalProgressRules.day(today, figures: figures[today] ?? .zero, goals: history.goals(on: today)).wire
         }
     }

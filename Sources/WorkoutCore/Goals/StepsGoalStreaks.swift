@@ -29,7 +29,7 @@ extension HouseholdStore {
         // The history holds the entry in effect on the window's first day and every later one:
         // without a steps goal among them no day meets one, and there is nothing to read.
         guard history.entries.contains(where: { $0.goals.dailySteps != nil }) else { return [] }
-        let figures = try dayFigures(of: member, days: window, in: txn)
+        let figures = try dayFigures(of: user, days: window, in: txn)
         let count = StepsGoalRuns.count(over: window) { day in
             StepsGoalRuns.meets(steps: figures[day]?.steps ?? 0, goals: history.goals(on: day))
         }

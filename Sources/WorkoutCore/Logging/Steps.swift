@@ -5,8 +5,9 @@ package import WorkoutProtocol
 import WorkoutRules
 
 /// Daily steps: one figure per (local day, source); a source's later report replaces its
-/// earlier one, an older report is ignored, and the day's figure is the maximum over sources,
-/// so a walk seen by both phone and watch is not counted twice.
+/// earlier one, an older report is ignored, and the day's figure is one source's: the member's
+/// most trusted source that reported, else the largest (``StepsRule``), so a walk seen by both
+/// phone and watch is not counted twice.
 extension HouseholdStore {
     /// The most sources one day may have: a day's reports travel together (ReportSteps'
     /// answer, a steps change, an export chunk), so they must fit the smallest frame.
@@ -27,7 +28,7 @@ extension HouseholdStore {
                 response.unlocked = try settleStepsGoalRuns(changed: day...day, user: &user, now: now, in: &txn)
                 try saveUser(&user, profileChanged: false, now: now, in: &txn)
             }
-            response.day = try stepsDay(user: caller.userID, day: day, in: txn)
+            response.day = try stepsDay(of: user, day: day, in: txn)
             return response
         }
     }
@@ -94,13 +95,21 @@ extension HouseholdStore {
         try txn.scan(tables.steps, ScanRequest(range: .prefix(UserDayKey(user: user, epochDay: day.epochDay).orderedKey))).elements.map(\.value)
     }
 
-    /// One day's steps with its sources.
-    func stepsDay(user: UUID, day: LocalDay, in txn: borrowing some TransactionReading & ~Copyable) throws -> Workout_V1_StepsDay {
-        let reports = try stepsReports(user: user, day: day, in: txn)
+    /// One day's steps with its sources, the figure being the source ``StepsRule`` chooses with
+    /// `member`'s priority.
+    func stepsDay(of member: Workout_Store_V1_StoredUser, day: LocalDay, in txn: borrowing some TransactionReading & ~Copyable) throws -> Workout_V1_StepsDay {
+        let reports = try stepsReports(user: UUID(bytes: member.userID), day: day, in: txn)
+        return stepsDay(day, reports: reports, priority: member.stepsSourcePriority)
+    }
+
+    /// A day's steps from its sources' reports.
+    func stepsDay(_ day: LocalDay, reports: [Workout_V1_StepsReport], priority: [String]) -> Workout_V1_StepsDay {
         var result = Workout_V1_StepsDay()
         result.day = day.wire
         result.sources = reports
-        result.steps = StepsRule.dayTotal(reports.map(\.steps))
+        let figure = StepsRule.dayFigure(reports.map { ($0.source, $0.steps) }, priority: priority)
+        result.steps = figure.steps
+        result.countedSource = figure.source ?? ""
         result.revision = reports.map(\.revision).max() ?? 0
         return result
     }

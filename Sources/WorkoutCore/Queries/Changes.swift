@@ -68,7 +68,7 @@ extension HouseholdStore {
         case .weight:
             change.item = try entry.deleted ? tombstone(.weightEntry) : txn.get(recordKey, from: tables.weights.table).map { .weight($0) } ?? tombstone(.weightEntry)
         case .steps:
-            change.item = .steps(try stepsDay(user: userID, day: LocalDay(epochDay: entry.epochDay), in: txn))
+            change.item = .steps(try stepsDay(of: user, day: LocalDay(epochDay: entry.epochDay), in: txn))
         case .achievement:
             if let achievement = try txn.get(UserNameKey(user: userID, name: entry.achievementID), from: tables.achievements) {
                 change.item = .achievement(achievement)

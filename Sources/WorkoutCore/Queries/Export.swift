@@ -86,9 +86,7 @@ extension HouseholdStore {
                     if after == nil { reachedEnd = true; break }
                 }
                 guard let dayEpoch else { cursor.advance(); break }
-                day.day = LocalDay(epochDay: dayEpoch).wire
-                day.steps = StepsRule.dayTotal(day.sources.map(\.steps))
-                day.revision = day.sources.map(\.revision).max() ?? 0
+                day = stepsDay(LocalDay(epochDay: dayEpoch), reports: day.sources, priority: user.stepsSourcePriority)
                 guard try budget.admit(day) else { return chunk }
                 chunk.steps.append(day)
                 cursor.moveOn(after: reachedEnd ? nil : after)

@@ -203,7 +203,7 @@ extension HouseholdStore {
             let user = try authorize(caller, in: txn, now: now)
             let today = LocalDay.containing(instant: now, in: zone(of: user))
             let history = try goalHistory(of: caller.userID, covering: accumulator.scanDays, in: txn)
-            for (day, figures) in try dayFigures(of: caller.userID, days: accumulator.scanDays, in: txn) {
+            for (day, figures) in try dayFigures(of: user, days: accumulator.scanDays, in: txn) {
                 _ = accumulator.add(figures, on: day)
             }
             var response = Workout_V1_SummariesResponse()
@@ -236,10 +236,14 @@ extension HouseholdStore {
     }
 
     /// What each day of `days` recorded, from the per-day figures and the steps reports (the
-    /// maximum over sources); days without records are absent. Two range scans.
+    /// member's most trusted source, else the largest: ``StepsRule``); days without records are
+    /// absent. Two range scans.
+    ///
+    /// - Parameter member: The member's stored record, for their id and steps-source priority.
     func dayFigures(
-        of user: UUID, days: ClosedRange<LocalDay>, in txn: borrowing some TransactionReading & ~Copyable
+        of member: Workout_Store_V1_StoredUser, days: ClosedRange<LocalDay>, in txn: borrowing some TransactionReading & ~Copyable
     ) throws -> [LocalDay: DayFigures] {
+        let user = UUID(bytes: member.userID)
         let first = days.lowerBound.epochDay
         let last = days.upperBound.epochDay
         var result: [LocalDay: DayFigures] = [:]
@@ -249,14 +253,16 @@ extension HouseholdStore {
                 activeSeconds: UInt32(clamping: figures.activeSeconds), proteinGrams: figures.proteinG,
                 carbsGrams: figures.carbsG, fatGrams: figures.fatG, meals: figures.meals)
         }
-        // Steps: the maximum over sources, per day.
+        // Steps: one source's figure per day, as StepsRule chooses it.
         let lower = UserDayKey(user: user, epochDay: first).orderedKey
         let upper = UserDayKey(user: user, epochDay: last + 1).orderedKey
-        var perDay: [Int32: UInt32] = [:]
+        var perDay: [Int32: [(source: String, steps: UInt32)]] = [:]
         for (key, report) in try txn.scan(tables.steps, ScanRequest(range: .halfOpen(lower, upper))).elements {
-            perDay[key.epochDay] = max(perDay[key.epochDay] ?? 0, report.steps)
+            perDay[key.epochDay, default: []].append((key.source, report.steps))
         }
-        for (epochDay, steps) in perDay { result[LocalDay(epochDay: epochDay), default: .zero].steps = steps }
+        for (epochDay, reports) in perDay {
+            result[LocalDay(epochDay: epochDay), default: .zero].steps = StepsRule.dayFigure(reports, priority: member.stepsSourcePriority).steps
+        }
         return result
     }
 

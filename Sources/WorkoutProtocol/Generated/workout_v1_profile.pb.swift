@@ -185,6 +185,17 @@ package nonisolated struct Workout_V1_UpdateProfileRequest: Sendable {
   /// this value; otherwise ABORTED. 0 = unconditional.
   package var expectedRevision: UInt64 = 0
 
+  /// New steps sources in the order trusted (Profile.steps_source_priority);
+  /// an empty list goes back to counting each day's largest source.
+  package var stepsSourcePriority: Workout_V1_StepsSources {
+    get {_stepsSourcePriority ?? Workout_V1_StepsSources()}
+    set {_stepsSourcePriority = newValue}
+  }
+  /// Returns true if `stepsSourcePriority` has been explicitly set.
+  package var hasStepsSourcePriority: Bool {self._stepsSourcePriority != nil}
+  /// Clears the value of `stepsSourcePriority`. Subsequent reads from it will return its default value.
+  package mutating func clearStepsSourcePriority() {self._stepsSourcePriority = nil}
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -199,6 +210,21 @@ package nonisolated struct Workout_V1_UpdateProfileRequest: Sendable {
   fileprivate var _fitnessGoal: Workout_V1_FitnessGoal? = nil
   fileprivate var _timeZone: String? = nil
   fileprivate var _shareWithHousehold: Bool? = nil
+  fileprivate var _stepsSourcePriority: Workout_V1_StepsSources? = nil
+}
+
+/// A list of steps sources, most trusted first.
+package nonisolated struct Workout_V1_StepsSources: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// At most 16, each 1..64 bytes, no two alike.
+  package var sources: [String] = []
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
 }
 
 /// Response of Profile.UpdateProfile (method 202).
@@ -376,7 +402,7 @@ nonisolated extension Workout_V1_GetProfileResponse: SwiftProtobuf.Message, Swif
 
 nonisolated extension Workout_V1_UpdateProfileRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".UpdateProfileRequest"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}first_name\0\u{3}last_name\0\u{3}display_name\0\u{1}email\0\u{1}age\0\u{3}height_cm\0\u{3}weight_kg\0\u{3}fitness_goal\0\u{3}time_zone\0\u{3}share_with_household\0\u{3}expected_revision\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}first_name\0\u{3}last_name\0\u{3}display_name\0\u{1}email\0\u{1}age\0\u{3}height_cm\0\u{3}weight_kg\0\u{3}fitness_goal\0\u{3}time_zone\0\u{3}share_with_household\0\u{3}expected_revision\0\u{3}steps_source_priority\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -395,6 +421,7 @@ nonisolated extension Workout_V1_UpdateProfileRequest: SwiftProtobuf.Message, Sw
       case 9: try { try decoder.decodeSingularStringField(value: &self._timeZone) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self._shareWithHousehold) }()
       case 11: try { try decoder.decodeSingularUInt64Field(value: &self.expectedRevision) }()
+      case 12: try { try decoder.decodeSingularMessageField(value: &self._stepsSourcePriority) }()
       default: break
       }
     }
@@ -438,6 +465,9 @@ nonisolated extension Workout_V1_UpdateProfileRequest: SwiftProtobuf.Message, Sw
     if self.expectedRevision != 0 {
       try visitor.visitSingularUInt64Field(value: self.expectedRevision, fieldNumber: 11)
     }
+    try { if let v = self._stepsSourcePriority {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -453,6 +483,37 @@ nonisolated extension Workout_V1_UpdateProfileRequest: SwiftProtobuf.Message, Sw
     if lhs._timeZone != rhs._timeZone {return false}
     if lhs._shareWithHousehold != rhs._shareWithHousehold {return false}
     if lhs.expectedRevision != rhs.expectedRevision {return false}
+    if lhs._stepsSourcePriority != rhs._stepsSourcePriority {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Workout_V1_StepsSources: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".StepsSources"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sources\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedStringField(value: &self.sources) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.sources.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.sources, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Workout_V1_StepsSources, rhs: Workout_V1_StepsSources) -> Bool {
+    if lhs.sources != rhs.sources {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -349,6 +349,13 @@ package nonisolated struct Workout_V1_Profile: Sendable {
   /// The member revision at which the profile last changed. Output only.
   package var revision: UInt64 = 0
 
+  /// The member's steps sources in the order they trust them, most trusted
+  /// first (at most 16, each 1..64 bytes, no two alike). A day's steps are the
+  /// first of these sources that reported that day; a day none of them
+  /// reported counts its largest source. Empty (the default): every day counts
+  /// its largest source. Changing it changes past days' figures too.
+  package var stepsSourcePriority: [String] = []
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -810,8 +817,10 @@ package nonisolated struct Workout_V1_StepsDay: Sendable {
   /// Clears the value of `day`. Subsequent reads from it will return its default value.
   package mutating func clearDay() {self._day = nil}
 
-  /// The day's figure: the MAXIMUM over the sources' latest reports (not their
-  /// sum), so a walk seen by both phone and watch is counted once.
+  /// The day's figure: the member's most trusted source's latest report
+  /// (Profile.steps_source_priority), else the MAXIMUM over the sources' latest
+  /// reports (not their sum), so a walk seen by both phone and watch is
+  /// counted once.
   package var steps: UInt32 = 0
 
   /// Each source's latest report, ordered by source.
@@ -819,6 +828,11 @@ package nonisolated struct Workout_V1_StepsDay: Sendable {
 
   /// The member revision of the latest report of this day. Output only.
   package var revision: UInt64 = 0
+
+  /// The source the day's figure is: the member's most trusted source that
+  /// reported (Profile.steps_source_priority), else the largest. Empty for a
+  /// day without reports. Output only.
+  package var countedSource: String = String()
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1064,7 +1078,7 @@ nonisolated extension Workout_V1_LocalDate: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Workout_V1_Profile: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".Profile"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0\u{3}first_name\0\u{3}last_name\0\u{3}display_name\0\u{1}age\0\u{3}height_cm\0\u{3}weight_kg\0\u{3}fitness_goal\0\u{3}time_zone\0\u{3}share_with_household\0\u{1}role\0\u{3}created_at_ms\0\u{1}revision\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0\u{3}first_name\0\u{3}last_name\0\u{3}display_name\0\u{1}age\0\u{3}height_cm\0\u{3}weight_kg\0\u{3}fitness_goal\0\u{3}time_zone\0\u{3}share_with_household\0\u{1}role\0\u{3}created_at_ms\0\u{1}revision\0\u{3}steps_source_priority\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1086,6 +1100,7 @@ nonisolated extension Workout_V1_Profile: SwiftProtobuf.Message, SwiftProtobuf._
       case 12: try { try decoder.decodeSingularEnumField(value: &self.role) }()
       case 13: try { try decoder.decodeSingularInt64Field(value: &self.createdAtMs) }()
       case 14: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 15: try { try decoder.decodeRepeatedStringField(value: &self.stepsSourcePriority) }()
       default: break
       }
     }
@@ -1134,6 +1149,9 @@ nonisolated extension Workout_V1_Profile: SwiftProtobuf.Message, SwiftProtobuf._
     if self.revision != 0 {
       try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 14)
     }
+    if !self.stepsSourcePriority.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.stepsSourcePriority, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1152,6 +1170,7 @@ nonisolated extension Workout_V1_Profile: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.role != rhs.role {return false}
     if lhs.createdAtMs != rhs.createdAtMs {return false}
     if lhs.revision != rhs.revision {return false}
+    if lhs.stepsSourcePriority != rhs.stepsSourcePriority {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1791,7 +1810,7 @@ nonisolated extension Workout_V1_StepsSample: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Workout_V1_StepsDay: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".StepsDay"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{1}steps\0\u{1}sources\0\u{1}revision\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{1}steps\0\u{1}sources\0\u{1}revision\0\u{3}counted_source\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1803,6 +1822,7 @@ nonisolated extension Workout_V1_StepsDay: SwiftProtobuf.Message, SwiftProtobuf.
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.steps) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.sources) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.countedSource) }()
       default: break
       }
     }
@@ -1825,6 +1845,9 @@ nonisolated extension Workout_V1_StepsDay: SwiftProtobuf.Message, SwiftProtobuf.
     if self.revision != 0 {
       try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 4)
     }
+    if !self.countedSource.isEmpty {
+      try visitor.visitSingularStringField(value: self.countedSource, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1833,6 +1856,7 @@ nonisolated extension Workout_V1_StepsDay: SwiftProtobuf.Message, SwiftProtobuf.
     if lhs.steps != rhs.steps {return false}
     if lhs.sources != rhs.sources {return false}
     if lhs.revision != rhs.revision {return false}
+    if lhs.countedSource != rhs.countedSource {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -7,7 +7,7 @@ import WorkoutClient
 struct LogStepsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "steps",
-        abstract: "Report a day's step count (a later report from the same source replaces it; the day counts the highest source).",
+        abstract: "Report a day's step count (a later report from the same source replaces it; the day counts your most trusted source, else the highest: profile set --steps-sources).",
         discussion: "Example: workout log steps 8500 --day yesterday")
 
     @Argument(help: ArgumentHelp("The number of steps.", valueName: "steps"))
@@ -43,7 +43,8 @@ struct LogStepsCommand: AsyncParsableCommand {
             return
         }
         let counted = update.day
-        Output.line("\(counted.day): \(Format.count(counted.steps, "step")) counted (\(source) reported \(Format.grouped(steps))\(update.applied ? "" : ", no change")).")
+        let from = counted.countedSource.map { $0 == source ? "" : ", the day counts \($0)'s" } ?? ""
+        Output.line("\(counted.day): \(Format.count(counted.steps, "step")) counted (\(source) reported \(Format.grouped(steps))\(update.applied ? "" : ", no change")\(from)).")
         for achievement in update.unlocked { Output.line("Achievement unlocked: \(Describe.achievement(achievement))") }
         member.printNote()
     }

@@ -43,6 +43,7 @@ struct ProfileCommand: AsyncParsableCommand {
             "Goal:        \(profile.fitnessGoal.map(GoalArgument.name) ?? notStated)",
             "Time zone:   \(profile.timeZone)",
             "Shares with the household: \(profile.shareWithHousehold ? "yes" : "no")",
+            "Steps count: \(profile.stepsSourcePriority.isEmpty ? "each day's largest source" : profile.stepsSourcePriority.joined(separator: ", ") + ", the first that reported (else the largest)")",
             "Member since \(Format.day(profile.createdAt, in: member.zone))",
         ] + (member.note.map { [$0] } ?? [])
     }

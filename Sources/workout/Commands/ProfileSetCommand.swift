@@ -38,7 +38,17 @@ struct ProfileSetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Whether the household sees your level, points and streak: yes or no.", valueName: "yes|no"))
     var share: ShareChoice?
 
+    @Option(name: .customLong("steps-sources"), help: ArgumentHelp(
+        "Your steps sources, most trusted first, comma-separated (\"Apple Watch,iPhone\"): a day counts the first that reported; \"\" for each day's largest.",
+        valueName: "sources"))
+    var stepsSources: String?
+
     @OptionGroup var output: OutputOptions
+
+    /// The sources `--steps-sources` names, trimmed; empty for `""`.
+    var stepsSourcePriority: [String]? {
+        stepsSources.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    }
 
     /// `--share`'s values.
     enum ShareChoice: String, ExpressibleByArgument, CaseIterable {
@@ -49,7 +59,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
     static let fieldOptions = [
         "age": "--age", "height_cm": "--height", "weight_kg": "--weight", "fitness_goal": "--goal",
         "time_zone": "--zone", "first_name": "--first-name", "last_name": "--last-name",
-        "share_with_household": "--share",
+        "share_with_household": "--share", "steps_source_priority.sources": "--steps-sources",
     ]
 
     /// The update the options ask for.
@@ -58,7 +68,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
             // `map`, not `?.`: an option not given stays `nil` (keep), `none` becomes `.some(nil)` (clear).
             firstName: firstName, lastName: lastName, age: age.map(\.value), heightCm: height.map(\.value),
             weightKg: weight.map(\.value), fitnessGoal: goal.map(\.value), timeZone: zone,
-            shareWithHousehold: share.map { $0 == .yes })
+            shareWithHousehold: share.map { $0 == .yes }, stepsSourcePriority: stepsSourcePriority)
     }
 
     func validate() throws {
@@ -70,7 +80,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
         // Here, not in validate(): ArgumentParser validates before it reports an unknown
         // option, which would then read as "nothing to change".
         guard !update.isEmpty else {
-            throw ValidationError("nothing to change; give at least one of --age, --height, --weight, --goal, --zone, --first-name, --last-name, --share")
+            throw ValidationError("nothing to change; give at least one of --age, --height, --weight, --goal, --zone, --first-name, --last-name, --share, --steps-sources")
         }
         let update = self.update
         let session = try SignedInSession()

@@ -167,4 +167,22 @@ struct AccountTests {
             #expect(signIn.status == 77, "\(signIn)")
         }
     }
+
+    @Test("profile set --steps-sources chooses which source a day counts; log steps says which; a repeated source exits 65 naming the option")
+    func stepsSources() async throws {
+        try await CLIHousehold.with { household in
+            try await household.login()
+            _ = try await household.succeed(["log", "steps", "9000", "--source", "phone"])
+            let watch = try await household.succeed(["log", "steps", "7000", "--source", "watch"])
+            #expect(watch.contains("9,000 steps counted (watch reported 7,000, the day counts phone's)"), "\(watch)")
+            let set = try await household.succeed(["profile", "set", "--steps-sources", "watch, phone"])
+            #expect(set.contains("Steps count: watch, phone, the first that reported (else the largest)"), "\(set)")
+            let again = try await household.succeed(["log", "steps", "7100", "--source", "watch"])
+            #expect(again.contains("7,100 steps counted (watch reported 7,100)"), "\(again)")
+            let repeated = try await household.workout(["profile", "set", "--steps-sources", "watch,watch"])
+            #expect(repeated.status == 65 && repeated.error.contains("--steps-sources"), "\(repeated)")
+            let cleared = try await household.succeed(["profile", "set", "--steps-sources", ""])
+            #expect(cleared.contains("Steps count: each day's largest source"), "\(cleared)")
+        }
+    }
 }
