@@ -231,12 +231,7 @@ package enum RecordValidation {
     package static func steps(
         year: Int32, month: Int32, day: Int32, source: String, steps: Int, reportedAtMs: Int64, names: RecordFieldNames, now: Int64
     ) throws(DomainError) -> LocalDay {
-        let dayField = names("day")
-        let localDay = try LocalDay(validating: year, month: month, day: day, field: dayField)
-        let latestDay = LocalDay.containing(instant: now, in: TimeZone(identifier: "UTC")!).adding(days: 1)
-        guard localDay <= latestDay else {
-            throw .invalid(dayField, "\(dayField) must not be after \(latestDay) (got \(localDay))")
-        }
+        let localDay = try stepsDay(year: year, month: month, day: day, field: names("day"), now: now)
         try Bounds.text(source, field: names("source"), bytes: RecordLimits.stepsSourceBytes)
         try Bounds.integer(steps, field: names("steps"), range: RecordLimits.stepsPerDay)
         try Bounds.eventTime(reportedAtMs, field: names("reported_at_ms", "reportedAt"), now: now)
@@ -252,11 +247,7 @@ package enum RecordValidation {
         names: RecordFieldNames, now: Int64
     ) throws(DomainError) -> LocalDay {
         let dayField = names("day")
-        let localDay = try LocalDay(validating: year, month: month, day: day, field: dayField)
-        let latestDay = LocalDay.containing(instant: now, in: TimeZone(identifier: "UTC")!).adding(days: 1)
-        guard localDay <= latestDay else {
-            throw .invalid(dayField, "\(dayField) must not be after \(latestDay) (got \(localDay))")
-        }
+        let localDay = try stepsDay(year: year, month: month, day: day, field: dayField, now: now)
         try Bounds.text(source, field: names("source"), bytes: RecordLimits.stepsSourceBytes)
         try Bounds.integer(steps, field: names("steps"), range: RecordLimits.stepsPerSample)
         let startField = names("start_ms", "start")
@@ -270,6 +261,17 @@ package enum RecordValidation {
             guard endMs >= startMs, endMs - startMs <= RecordLimits.longestStepsSampleMilliseconds else {
                 throw .invalid(endField, "\(endField) must be 0 or from \(startField) to a day after it (got \(endMs), \(startField) \(startMs))")
             }
+        }
+        return localDay
+    }
+
+    /// The local day a steps report or sample counts for: a valid date no later than tomorrow's
+    /// UTC date (no time zone is further ahead).
+    private static func stepsDay(year: Int32, month: Int32, day: Int32, field: String, now: Int64) throws(DomainError) -> LocalDay {
+        let localDay = try LocalDay(validating: year, month: month, day: day, field: field)
+        let latestDay = LocalDay.containing(instant: now, in: TimeZone(identifier: "UTC")!).adding(days: 1)
+        guard localDay <= latestDay else {
+            throw .invalid(field, "\(field) must not be after \(latestDay) (got \(localDay))")
         }
         return localDay
     }
