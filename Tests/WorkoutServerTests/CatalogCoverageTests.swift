@@ -341,7 +341,7 @@ struct CatalogCoverageTests {
                 #expect(try device1.status(MethodCatalog.updateWeight, updateWeight).0 == .aborted)
                 note(MethodCatalog.updateWeight)
                 var steps = Workout_V1_ReportStepsRequest()
-                steps.report.day = todayUTC()
+                steps.report.day = today(in: "Europe/Berlin")
                 steps.report.source = "phone"
                 steps.report.steps = 4_321
                 steps.report.reportedAtMs = nowMilliseconds()
@@ -408,7 +408,7 @@ struct CatalogCoverageTests {
                 #expect(goals.goals.energyKcal == 2_000 && goals.history.count == 1 && !goals.child)
                 note(MethodCatalog.getGoals)
                 var progress = Workout_V1_ProgressRequest()
-                progress.day = todayUTC()
+                progress.day = today(in: "Europe/Berlin")
                 let standing = try device1.call(MethodCatalog.progress, progress)
                 #expect(standing.day.goals.map(\.kind) == [.energy, .dailySteps])
                 #expect(standing.day.goals.last?.met == true && standing.day.goals.last?.actual == 4_321)
@@ -642,7 +642,7 @@ struct CatalogCoverageTests {
                 // Today's ring: in the first event (5,000 steps to go), then again when steps change it.
                 #expect(backlog.first?.today.goals.map(\.kind) == [.dailySteps] && backlog.first?.today.goals.first?.actual == 0)
                 var walked = Workout_V1_ReportStepsRequest()
-                walked.report.day = todayUTC()
+                walked.report.day = today(in: "Europe/Berlin")
                 walked.report.source = "phone"
                 walked.report.steps = 6_000
                 walked.report.reportedAtMs = nowMilliseconds()

@@ -125,8 +125,14 @@ func logWeight(_ entry: Workout_V1_WeightEntry) -> Workout_V1_LogWeightRequest {
 
 /// Today's date in UTC as a LocalDate.
 func todayUTC(offsetDays: Int = 0) -> Workout_V1_LocalDate {
+    today(in: "UTC", offsetDays: offsetDays)
+}
+
+/// Today's date in `zone` as a LocalDate: a member's today (the fixture's members live in
+/// Europe/Berlin, whose today is UTC's tomorrow from 23:00 UTC in winter).
+func today(in zone: String, offsetDays: Int = 0) -> Workout_V1_LocalDate {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
+    calendar.timeZone = TimeZone(identifier: zone)!
     let parts = calendar.dateComponents([.year, .month, .day], from: Date().addingTimeInterval(Double(offsetDays) * 86_400))
     var date = Workout_V1_LocalDate()
     date.year = Int32(parts.year!)
