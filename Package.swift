@@ -267,7 +267,7 @@ let package = Package(
             name: "WorkoutServerTests",
             dependencies: [
                 "WorkoutServer", "WorkoutCore", "WorkoutProtocol", "TestSupport", "ServerTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -308,6 +308,7 @@ let package = Package(
             dependencies: [
                 "workout", "workoutd", "workout-outbox-crasher", "workout-quickstart", "WorkoutClient", "WorkoutOffline",
                 "WorkoutImport", "TestSupport", "ProcessTestSupport", "WorkoutRules",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

@@ -110,11 +110,17 @@ package struct Caller: Sendable, Hashable {
     /// What the caller may do when it is a device token; `nil` for a session made by Login or
     /// Register, which may do everything its member may.
     package var scopes: Set<Workout_V1_TokenScope>?
+    /// A signed device token's signing secret (the HMAC key of its posts' `X-Signature`);
+    /// `nil` for every other caller.
+    package var signingSecret: [UInt8]?
 
-    package init(userID: UUID, sessionID: UUID, tokenDigest: [UInt8], scopes: Set<Workout_V1_TokenScope>? = nil) {
+    package init(
+        userID: UUID, sessionID: UUID, tokenDigest: [UInt8], scopes: Set<Workout_V1_TokenScope>? = nil, signingSecret: [UInt8]? = nil
+    ) {
         self.userID = userID
         self.sessionID = sessionID
         self.tokenDigest = tokenDigest
         self.scopes = scopes
+        self.signingSecret = signingSecret
     }
 }

@@ -20,3 +20,36 @@ struct HealthWorkoutTypesTests {
         #expect(HealthWorkoutTypes.workoutType(forName: "Outdoor ") == "outdoor")
     }
 }
+
+@Suite("Health Connect exercise types")
+struct HealthConnectExerciseTypesTests {
+    @Test("Health Connect's numbers and names map to the kinds the Apple Health table gives; place and machine are the same kind", arguments: [
+        ("56", "running"), ("57", "running"), ("8", "cycling"), ("9", "cycling"), ("74", "swimming"), ("73", "swimming"),
+        ("70", "strength"), ("81", "strength"), ("36", "hiit"), ("79", "walking"), ("0", "other"), ("83", "yoga"),
+        ("running", "running"), ("RUNNING", "running"), ("EXERCISE_TYPE_BIKING_STATIONARY", "cycling"),
+        ("strength_training", "strength"), ("high_intensity_interval_training", "hiit"), ("stair climbing", "stairs"),
+        ("para_gliding", "paragliding"), ("nordic_walking", "nordic_walking"),
+    ])
+    func types(written: String, type: String) {
+        #expect(HealthConnectExerciseTypes.workoutType(for: written) == type)
+    }
+
+    @Test("A number Health Connect does not define, an empty name or one with other characters has no type")
+    func unknown() {
+        for written in ["9999", "-1", "1", "", "  ", "run!", String(repeating: "a", count: 65)] {
+            #expect(HealthConnectExerciseTypes.workoutType(for: written) == nil, "\(written)")
+        }
+    }
+
+    @Test("Every number names a type the table maps, and every type is one the Apple Health table also gives or a kind of its own")
+    func tableIsWhole() {
+        for (number, name) in HealthConnectExerciseTypes.nameByNumber {
+            #expect(HealthConnectExerciseTypes.byName[name] != nil, "\(number) \(name)")
+        }
+        let appleKinds = Set(HealthWorkoutTypes.table.values)
+        let ownKinds: Set<String> = ["disc_sports", "paragliding", "wheelchair"]
+        for (name, type) in HealthConnectExerciseTypes.byName {
+            #expect(appleKinds.contains(type) || ownKinds.contains(type), "\(name) → \(type)")
+        }
+    }
+}

@@ -111,14 +111,17 @@ extension WorkoutClient {
     /// - Parameters:
     ///   - name: What the member calls it, 1 to 64 bytes, e.g. `"Home Assistant"`.
     ///   - scopes: What it may do: at least one scope, each at most once.
-    /// - Returns: The token and the token as listed.
+    ///   - signed: Make a token whose posts must be signed (a phone bridge such as Life
+    ///     Dashboard Companion): the answer carries its signing secret. Only with `[.import]`.
+    /// - Returns: The token and the token as listed (and a signed token's signing secret).
     /// - Throws: ``WorkoutError``: `INVALID_ARGUMENT` for the name or the scopes;
     ///   `PERMISSION_DENIED` when this client itself signed in with a device token (only a
     ///   password's session may make them); `RESOURCE_EXHAUSTED` when the member holds 20.
-    public func createDeviceToken(name: String, scopes: [TokenScope]) async throws(WorkoutError) -> CreatedDeviceToken {
+    public func createDeviceToken(name: String, scopes: [TokenScope], signed: Bool = false) async throws(WorkoutError) -> CreatedDeviceToken {
         var request = Workout_V1_CreateDeviceTokenRequest()
         request.name = name
         request.scopes = scopes.map(\.wire)
+        request.signed = signed
         return CreatedDeviceToken(wire: try await call(MethodCatalog.createDeviceToken, request, idempotent: false))
     }
 

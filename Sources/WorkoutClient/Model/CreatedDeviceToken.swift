@@ -9,15 +9,21 @@ public struct CreatedDeviceToken: Sendable, Hashable, Codable {
     public var token: SessionToken
     /// The token as ``WorkoutClient/deviceTokens(of:)`` lists it.
     public var deviceToken: DeviceToken
+    /// A signed token's signing secret (40 hex characters), shown this once: the phone app
+    /// signs each post's body with it (`X-Signature: sha256=<hex HMAC-SHA256>`). `nil` for an
+    /// unsigned token. Secret, like the token.
+    public var signingSecret: String?
 
     /// Creates a created-device-token result.
     ///
     /// - Parameters:
     ///   - token: The token.
     ///   - deviceToken: The token as listed.
-    public init(token: SessionToken, deviceToken: DeviceToken) {
+    ///   - signingSecret: A signed token's signing secret.
+    public init(token: SessionToken, deviceToken: DeviceToken, signingSecret: String? = nil) {
         self.token = token
         self.deviceToken = deviceToken
+        self.signingSecret = signingSecret
     }
 }
 
@@ -28,6 +34,8 @@ extension CreatedDeviceToken {
     ///
     /// - Parameter wire: The wire message.
     init(wire: Workout_V1_CreateDeviceTokenResponse) {
-        self.init(token: SessionToken(wire: wire.token), deviceToken: DeviceToken(wire: wire.deviceToken))
+        self.init(
+            token: SessionToken(wire: wire.token), deviceToken: DeviceToken(wire: wire.deviceToken),
+            signingSecret: wire.signingSecret.isEmpty ? nil : wire.signingSecret)
     }
 }

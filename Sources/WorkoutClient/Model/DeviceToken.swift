@@ -17,6 +17,9 @@ public struct DeviceToken: Sendable, Hashable, Codable, Identifiable {
     public var lastUsedAt: Date?
     /// The member it speaks for.
     public var memberID: UUID
+    /// Whether every post made with it must carry `X-Signature` (a token for a phone bridge
+    /// that signs its pushes); such a token may only post to the ingest endpoints.
+    public var signed: Bool
 
     /// Creates device token facts (the server makes them; this is for previews and tests).
     ///
@@ -27,13 +30,29 @@ public struct DeviceToken: Sendable, Hashable, Codable, Identifiable {
     ///   - createdAt: When it was made.
     ///   - lastUsedAt: When it was last used; `nil` when never.
     ///   - memberID: The member it speaks for.
-    public init(id: UUID, name: String, scopes: [TokenScope], createdAt: Date, lastUsedAt: Date? = nil, memberID: UUID) {
+    ///   - signed: Whether its posts must be signed.
+    public init(id: UUID, name: String, scopes: [TokenScope], createdAt: Date, lastUsedAt: Date? = nil, memberID: UUID, signed: Bool = false) {
         self.id = id
         self.name = name
         self.scopes = scopes
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.memberID = memberID
+        self.signed = signed
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, scopes, createdAt, lastUsedAt, memberID, signed
+    }
+
+    /// Decodes a token as encoded, `signed` false when absent (encoded by an earlier library).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(UUID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+            scopes: try container.decode([TokenScope].self, forKey: .scopes), createdAt: try container.decode(Date.self, forKey: .createdAt),
+            lastUsedAt: try container.decodeIfPresent(Date.self, forKey: .lastUsedAt), memberID: try container.decode(UUID.self, forKey: .memberID),
+            signed: try container.decodeIfPresent(Bool.self, forKey: .signed) ?? false)
     }
 }
 
@@ -48,7 +67,7 @@ extension DeviceToken {
         self.init(
             id: UUID(wireBytes: wire.tokenID), name: wire.name, scopes: wire.scopes.compactMap(TokenScope.init(wire:)),
             createdAt: Date(wireMilliseconds: wire.createdAtMs), lastUsedAt: Date(wireMillisecondsUnlessZero: wire.lastUsedAtMs),
-            memberID: UUID(wireBytes: wire.userID)
+            memberID: UUID(wireBytes: wire.userID), signed: wire.signed
         )
     }
 }

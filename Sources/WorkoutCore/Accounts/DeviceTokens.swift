@@ -4,7 +4,7 @@ package import WorkoutProtocol
 import WorkoutRules
 
 /// Device tokens: named, long-lived, revocable credentials with scopes, for the household's
-/// automations (Home Assistant, a Shortcut, Health Auto Export).
+/// automations (Home Assistant, a Shortcut, Health Auto Export, an Android phone's bridge).
 ///
 /// A device token is a session record of its own kind: its SHA-256 is the key (the token is
 /// shown once), it never expires, and it carries its name and scopes. It authenticates as a
@@ -17,8 +17,12 @@ extension HouseholdStore {
 
     /// Makes a device token for the caller.
     ///
-    /// - Returns: the token (shown this once) and the token as listed.
-    /// - Throws: ``DomainError`` `invalidArgument` for the name or scopes,
+    /// A signed token (`request.signed`, the import scope alone) also gets a signing secret,
+    /// returned this once and kept with the token: the ingest endpoints refuse its posts
+    /// without `X-Signature` under that secret, and it may call nothing else.
+    ///
+    /// - Returns: the token (shown this once), the token as listed, and a signed token's secret.
+    /// - Throws: ``DomainError`` `invalidArgument` for the name or scopes (or `signed` with other scopes),
     ///   `permissionDenied` when the caller is itself a device token, `resourceExhausted` past
     ///   ``maxDeviceTokensPerMember``.
     package func createDeviceToken(_ caller: Caller, _ request: Workout_V1_CreateDeviceTokenRequest) async throws -> Workout_V1_CreateDeviceTokenResponse {
@@ -32,6 +36,11 @@ extension HouseholdStore {
         guard request.scopes.allSatisfy({ $0 != .unspecified && Workout_V1_TokenScope.allCases.contains($0) }),
               Set(request.scopes).count == request.scopes.count
         else { throw DomainError.invalid("scopes", "scopes must be read, log or import, each at most once") }
+        if request.signed, request.scopes != [.import] {
+            throw DomainError.invalid("signed", "a signed token may only post to the ingest endpoints: give it the import scope alone")
+        }
+        // 40 lowercase hex characters: what a person pastes into the phone app's secret field.
+        let signingSecret = request.signed ? Secrets.randomBytes(20).map { String(format: "%02x", $0) }.joined() : ""
         let token = Secrets.sessionToken()
         let tokenID = UUID(bytes: Secrets.randomBytes(16))
         let now = clock.nowMilliseconds()
@@ -52,12 +61,14 @@ extension HouseholdStore {
             session.deviceToken = true
             session.tokenName = name
             session.scopes = scopes
+            session.signingSecret = signingSecret
             try txn.put(session, forKey: DigestKey(Secrets.digest(token)), in: tables.sessions)
             return deviceTokenInfo(session)
         }
         var response = Workout_V1_CreateDeviceTokenResponse()
         response.token = Data(token)
         response.deviceToken = info
+        response.signingSecret = signingSecret
         return response
     }
 
@@ -125,6 +136,7 @@ extension HouseholdStore {
         info.createdAtMs = session.createdAtMs
         info.lastUsedAtMs = session.lastUsedAtMs
         info.userID = session.userID
+        info.signed = !session.signingSecret.isEmpty
         return info
     }
 }

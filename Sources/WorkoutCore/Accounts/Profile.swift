@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import LMDB
 import Storage
 package import WorkoutProtocol
@@ -17,6 +17,13 @@ extension HouseholdStore {
             response.revision = user.revision
             return response
         }
+    }
+
+    /// The caller's profile zone: where their days begin (UTC for a zone this build does not
+    /// know), for a format whose instants carry no offset of their own.
+    package func timeZone(of caller: Caller) throws -> TimeZone {
+        let now = clock.nowMilliseconds()
+        return try store.read { txn in zone(of: try authorize(caller, in: txn, now: now)) }
     }
 
     /// Changes the fields the request sets; the others stay.

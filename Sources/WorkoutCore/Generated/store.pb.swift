@@ -333,6 +333,9 @@ package nonisolated struct Workout_Store_V1_StoredSession: Sendable {
   /// workout.v1.TokenScope values (device tokens)
   package var scopes: [Int32] = []
 
+  /// a signed device token's HMAC secret (empty: unsigned)
+  package var signingSecret: String = String()
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -786,7 +789,7 @@ nonisolated extension Workout_Store_V1_StoredTotals: SwiftProtobuf.Message, Swif
 
 nonisolated extension Workout_Store_V1_StoredSession: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".StoredSession"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}user_id\0\u{3}device_name\0\u{3}client_agent\0\u{3}created_at_ms\0\u{3}last_used_at_ms\0\u{3}expires_at_ms\0\u{3}device_token\0\u{3}token_name\0\u{1}scopes\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}user_id\0\u{3}device_name\0\u{3}client_agent\0\u{3}created_at_ms\0\u{3}last_used_at_ms\0\u{3}expires_at_ms\0\u{3}device_token\0\u{3}token_name\0\u{1}scopes\0\u{3}signing_secret\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -804,6 +807,7 @@ nonisolated extension Workout_Store_V1_StoredSession: SwiftProtobuf.Message, Swi
       case 8: try { try decoder.decodeSingularBoolField(value: &self.deviceToken) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.tokenName) }()
       case 10: try { try decoder.decodeRepeatedInt32Field(value: &self.scopes) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.signingSecret) }()
       default: break
       }
     }
@@ -840,6 +844,9 @@ nonisolated extension Workout_Store_V1_StoredSession: SwiftProtobuf.Message, Swi
     if !self.scopes.isEmpty {
       try visitor.visitPackedInt32Field(value: self.scopes, fieldNumber: 10)
     }
+    if !self.signingSecret.isEmpty {
+      try visitor.visitSingularStringField(value: self.signingSecret, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -854,6 +861,7 @@ nonisolated extension Workout_Store_V1_StoredSession: SwiftProtobuf.Message, Swi
     if lhs.deviceToken != rhs.deviceToken {return false}
     if lhs.tokenName != rhs.tokenName {return false}
     if lhs.scopes != rhs.scopes {return false}
+    if lhs.signingSecret != rhs.signingSecret {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -144,31 +144,50 @@ extension HouseholdStore {
         }
     }
 
+    /// Why ImportRecords would refuse `record`, in words naming the field as its Log* request
+    /// names it (`steps_sample.steps must be …`), or `nil`: what the phone bridges' ingest checks
+    /// first, so one bad record of a push is counted and skipped, not the whole push refused.
+    package func importRefusal(of record: Workout_V1_ImportRecord) -> String? {
+        do {
+            _ = try validatedRecord(record, now: clock.nowMilliseconds())
+            return nil
+        } catch let error as DomainError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// Validates record `index` of a batch, naming its fields `records[index].<kind>.<field>`.
     private func validatedImport(_ record: Workout_V1_ImportRecord, index: Int, now: Int64) throws -> ValidatedImport {
         let prefix = "records[\(index)]"
         do {
-            switch record.record {
-            case .workout(let workout):
-                let (id, clean) = try validatedWorkout(workout, now: now)
-                return .workout(id, clean)
-            case .meal(let meal):
-                let (id, clean) = try validatedMeal(meal, now: now)
-                return .meal(id, clean)
-            case .weightEntry(let entry):
-                let (id, clean) = try validatedEntry(entry, now: now)
-                return .weight(id, clean)
-            case .steps(let report):
-                let (day, clean) = try validatedStepsReport(report, field: "steps", now: now)
-                return .steps(day, clean)
-            case .stepsSample(let sample):
-                let (day, clean) = try validatedStepsSample(sample, field: "steps_sample", now: now)
-                return .stepsSample(day, clean)
-            case nil:
-                throw DomainError.invalid("record", "the record holds none of workout, meal, weight_entry, steps, steps_sample")
-            }
+            return try validatedRecord(record, now: now)
         } catch let error as DomainError {
             throw DomainError(error.code, "\(prefix): \(error.message)", field: error.field.map { "\(prefix).\(Self.importField($0))" })
+        }
+    }
+
+    /// Validates one record, its fields named as its Log* request names them.
+    private func validatedRecord(_ record: Workout_V1_ImportRecord, now: Int64) throws -> ValidatedImport {
+        switch record.record {
+        case .workout(let workout):
+            let (id, clean) = try validatedWorkout(workout, now: now)
+            return .workout(id, clean)
+        case .meal(let meal):
+            let (id, clean) = try validatedMeal(meal, now: now)
+            return .meal(id, clean)
+        case .weightEntry(let entry):
+            let (id, clean) = try validatedEntry(entry, now: now)
+            return .weight(id, clean)
+        case .steps(let report):
+            let (day, clean) = try validatedStepsReport(report, field: "steps", now: now)
+            return .steps(day, clean)
+        case .stepsSample(let sample):
+            let (day, clean) = try validatedStepsSample(sample, field: "steps_sample", now: now)
+            return .stepsSample(day, clean)
+        case nil:
+            throw DomainError.invalid("record", "the record holds none of workout, meal, weight_entry, steps, steps_sample")
         }
     }
 

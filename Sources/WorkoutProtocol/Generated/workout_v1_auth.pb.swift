@@ -505,6 +505,11 @@ package nonisolated struct Workout_V1_DeviceTokenInfo: Sendable {
   /// The member it speaks for.
   package var userID: Data = Data()
 
+  /// Whether every post made with it must be signed (X-Signature, PROTOCOL.md
+  /// 25.9): a token for a phone bridge that signs its pushes. A signed token
+  /// may only post to the ingest endpoints.
+  package var signed: Bool = false
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -524,6 +529,12 @@ package nonisolated struct Workout_V1_CreateDeviceTokenRequest: Sendable {
 
   /// At least one scope; each at most once.
   package var scopes: [Workout_V1_TokenScope] = []
+
+  /// Make the token a signed one: the server makes a signing secret, returned
+  /// once in the response, and refuses every post made with the token that
+  /// does not carry X-Signature: sha256=<hex HMAC-SHA256 of the raw body under
+  /// the secret> (PROTOCOL.md 25.9). Only with the import scope alone.
+  package var signed: Bool = false
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -549,6 +560,10 @@ package nonisolated struct Workout_V1_CreateDeviceTokenResponse: Sendable {
   package var hasDeviceToken: Bool {self._deviceToken != nil}
   /// Clears the value of `deviceToken`. Subsequent reads from it will return its default value.
   package mutating func clearDeviceToken() {self._deviceToken = nil}
+
+  /// For a signed token, its signing secret (40 lowercase hex characters; the
+  /// HMAC key is their UTF-8 bytes), shown this once; empty otherwise.
+  package var signingSecret: String = String()
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1341,7 +1356,7 @@ nonisolated extension Workout_V1_RevokeSessionResponse: SwiftProtobuf.Message, S
 
 nonisolated extension Workout_V1_DeviceTokenInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".DeviceTokenInfo"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}token_id\0\u{1}name\0\u{1}scopes\0\u{3}created_at_ms\0\u{3}last_used_at_ms\0\u{3}user_id\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}token_id\0\u{1}name\0\u{1}scopes\0\u{3}created_at_ms\0\u{3}last_used_at_ms\0\u{3}user_id\0\u{1}signed\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1355,6 +1370,7 @@ nonisolated extension Workout_V1_DeviceTokenInfo: SwiftProtobuf.Message, SwiftPr
       case 4: try { try decoder.decodeSingularInt64Field(value: &self.createdAtMs) }()
       case 5: try { try decoder.decodeSingularInt64Field(value: &self.lastUsedAtMs) }()
       case 6: try { try decoder.decodeSingularBytesField(value: &self.userID) }()
+      case 7: try { try decoder.decodeSingularBoolField(value: &self.signed) }()
       default: break
       }
     }
@@ -1379,6 +1395,9 @@ nonisolated extension Workout_V1_DeviceTokenInfo: SwiftProtobuf.Message, SwiftPr
     if !self.userID.isEmpty {
       try visitor.visitSingularBytesField(value: self.userID, fieldNumber: 6)
     }
+    if self.signed != false {
+      try visitor.visitSingularBoolField(value: self.signed, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1389,6 +1408,7 @@ nonisolated extension Workout_V1_DeviceTokenInfo: SwiftProtobuf.Message, SwiftPr
     if lhs.createdAtMs != rhs.createdAtMs {return false}
     if lhs.lastUsedAtMs != rhs.lastUsedAtMs {return false}
     if lhs.userID != rhs.userID {return false}
+    if lhs.signed != rhs.signed {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1396,7 +1416,7 @@ nonisolated extension Workout_V1_DeviceTokenInfo: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Workout_V1_CreateDeviceTokenRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".CreateDeviceTokenRequest"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}scopes\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}scopes\0\u{1}signed\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1406,6 +1426,7 @@ nonisolated extension Workout_V1_CreateDeviceTokenRequest: SwiftProtobuf.Message
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 2: try { try decoder.decodeRepeatedEnumField(value: &self.scopes) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.signed) }()
       default: break
       }
     }
@@ -1418,12 +1439,16 @@ nonisolated extension Workout_V1_CreateDeviceTokenRequest: SwiftProtobuf.Message
     if !self.scopes.isEmpty {
       try visitor.visitPackedEnumField(value: self.scopes, fieldNumber: 2)
     }
+    if self.signed != false {
+      try visitor.visitSingularBoolField(value: self.signed, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Workout_V1_CreateDeviceTokenRequest, rhs: Workout_V1_CreateDeviceTokenRequest) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.scopes != rhs.scopes {return false}
+    if lhs.signed != rhs.signed {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1431,7 +1456,7 @@ nonisolated extension Workout_V1_CreateDeviceTokenRequest: SwiftProtobuf.Message
 
 nonisolated extension Workout_V1_CreateDeviceTokenResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".CreateDeviceTokenResponse"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}token\0\u{3}device_token\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}token\0\u{3}device_token\0\u{3}signing_secret\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1441,6 +1466,7 @@ nonisolated extension Workout_V1_CreateDeviceTokenResponse: SwiftProtobuf.Messag
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularBytesField(value: &self.token) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._deviceToken) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.signingSecret) }()
       default: break
       }
     }
@@ -1457,12 +1483,16 @@ nonisolated extension Workout_V1_CreateDeviceTokenResponse: SwiftProtobuf.Messag
     try { if let v = self._deviceToken {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
     } }()
+    if !self.signingSecret.isEmpty {
+      try visitor.visitSingularStringField(value: self.signingSecret, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Workout_V1_CreateDeviceTokenResponse, rhs: Workout_V1_CreateDeviceTokenResponse) -> Bool {
     if lhs.token != rhs.token {return false}
     if lhs._deviceToken != rhs._deviceToken {return false}
+    if lhs.signingSecret != rhs.signingSecret {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -358,7 +358,8 @@ final class Connection: @unchecked Sendable {
             answer(call.callID, .failure(refusal))
             return
         }
-        let requestContext = RequestContext(caller: caller, source: peerHost, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)
+        var requestContext = RequestContext(caller: caller, source: peerHost, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)
+        requestContext.signature = call.signature
         let callID = call.callID
         switch handler {
         case .inline(let body):

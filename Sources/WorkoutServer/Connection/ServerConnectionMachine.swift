@@ -972,9 +972,16 @@ extension ServerConnectionMachine {
             }
             idempotencyKey = key
         }
+        var signature: String?
+        if let value = fields[ConnectProtocol.signatureField] {
+            guard (1...128).contains(value.utf8.count), value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw HTTPRequestError(.badRequest, "X-Signature must be sha256= and 64 hex digits")
+            }
+            signature = value
+        }
         return HTTPRequestPlan(
             descriptor: descriptor, encoding: encoding, contentLength: contentLength, timeoutMilliseconds: timeout,
-            keepAlive: head.keepsAlive, token: token, idempotencyKey: idempotencyKey)
+            keepAlive: head.keepsAlive, token: token, idempotencyKey: idempotencyKey, signature: signature)
     }
 
     /// Answers a file, with the headers that keep a page to itself: a strict
@@ -1039,6 +1046,7 @@ extension ServerConnectionMachine {
         }
         var start = ServerCallStart(callID: callID, method: descriptor.number, body: request)
         start.speaksForSession = plan.authorized
+        start.signature = plan.signature
         actions.append(.run(start))
     }
 
@@ -1190,6 +1198,8 @@ package struct ServerCallStart: Sendable, Equatable {
     /// Whether the call speaks for the connection's session: always on the binary face; on
     /// HTTP only when the request presented the token the session came from.
     package var speaksForSession = true
+    /// The request's `X-Signature` (HTTP only), for the ingest endpoints to check.
+    package var signature: String?
 }
 
 /// A call's final frame went out: for statistics and logs.

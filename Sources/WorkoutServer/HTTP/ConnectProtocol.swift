@@ -136,6 +136,8 @@ package enum ConnectProtocol {
     package static let timeoutField = HTTPField.Name("Connect-Timeout-Ms")!
     /// The `Idempotency-Key` field's name.
     package static let idempotencyKeyField = HTTPField.Name("Idempotency-Key")!
+    /// The `X-Signature` field's name: a signed post's HMAC (PROTOCOL.md 25.9).
+    package static let signatureField = HTTPField.Name("X-Signature")!
 
     /// `Connect-Timeout-Ms`: at most 10 digits, as the specification says; `nil` when absent.
     ///

@@ -83,4 +83,6 @@ struct HTTPRequestPlan: Sendable {
     var authorized = false
     /// `Idempotency-Key`.
     var idempotencyKey: String?
+    /// `X-Signature`: what a phone bridge signs its posts with (the ingest endpoints check it).
+    var signature: String?
 }

@@ -1,6 +1,5 @@
-import Crypto
 import Foundation
-package import WorkoutProtocol
+import WorkoutProtocol
 import WorkoutRules
 
 /// What the iOS app Health Auto Export posts to a REST API (its JSON export: `data.metrics`,
@@ -24,8 +23,8 @@ import WorkoutRules
 /// Dates are `yyyy-MM-dd HH:mm:ss Z` (or ISO 8601 with an offset): the local day is the one
 /// written, in its own offset.
 package struct HealthAutoExport: Sendable {
-    /// The records, in batches that ImportRecords takes.
-    package var batches: [[Workout_V1_ImportRecord]]
+    /// The records, each named by where it came from (`step_count[3]`, `workouts[0]`).
+    package var entries: [IngestEntry]
     /// Samples or workouts skipped, by metric name (`heart_rate`, or `workouts` for a workout
     /// without a usable start or duration).
     package var skipped: [String: Int]
@@ -34,14 +33,14 @@ package struct HealthAutoExport: Sendable {
     ///
     /// - Throws: ``CallFailure`` INVALID_ARGUMENT when the body is not Health Auto Export's
     ///   JSON (no `data` object).
-    package init(json body: [UInt8], batchSize: Int) throws(CallFailure) {
+    package init(json body: [UInt8]) throws(CallFailure) {
         let payload: Payload
         do {
             payload = try JSONDecoder().decode(Payload.self, from: Data(body))
         } catch {
             throw CallFailure(.invalidArgument, "the body is not Health Auto Export's JSON (an object with \"data\": {\"metrics\": [...], \"workouts\": [...]}): \(error)")
         }
-        var records: [Workout_V1_ImportRecord] = []
+        var records: [IngestEntry] = []
         var skipped: [String: Int] = [:]
         var food: [FoodKey: FoodEntry] = [:]
         for metric in payload.data.metrics ?? [] {
@@ -49,8 +48,8 @@ package struct HealthAutoExport: Sendable {
             let points = metric.data ?? []
             switch name {
             case "step_count":
-                for point in points {
-                    guard let qty = point.qty, qty.isFinite, qty >= 0, let time = point.date.flatMap(Stamp.init) else {
+                for (index, point) in points.enumerated() {
+                    guard let qty = point.qty, qty.isFinite, qty >= 0, let time = point.date.flatMap(IngestTimestamp.init) else {
                         skipped[name, default: 0] += 1
                         continue
                     }
@@ -61,11 +60,11 @@ package struct HealthAutoExport: Sendable {
                     sample.steps = UInt32(min(qty.rounded(), Double(UInt32.max)))
                     var record = Workout_V1_ImportRecord()
                     record.stepsSample = sample
-                    records.append(record)
+                    records.append(IngestEntry(field: "\(name)[\(index)]", record: record))
                 }
             case "weight_body_mass", "body_mass":
-                for point in points {
-                    guard let qty = point.qty, let time = point.date.flatMap(Stamp.init),
+                for (index, point) in points.enumerated() {
+                    guard let qty = point.qty, let time = point.date.flatMap(IngestTimestamp.init),
                           qty.isFinite, let kilograms = HealthUnits.kilograms(qty, unit: metric.units ?? "kg")
                     else {
                         skipped[name, default: 0] += 1
@@ -78,11 +77,11 @@ package struct HealthAutoExport: Sendable {
                     entry.note = "Health Auto Export"
                     var record = Workout_V1_ImportRecord()
                     record.weightEntry = entry
-                    records.append(record)
+                    records.append(IngestEntry(field: "\(name)[\(index)]", record: record))
                 }
             case "dietary_energy", "protein", "carbohydrates", "total_fat":
                 for point in points {
-                    guard let qty = point.qty, qty.isFinite, qty >= 0, let time = point.date.flatMap(Stamp.init) else {
+                    guard let qty = point.qty, qty.isFinite, qty >= 0, let time = point.date.flatMap(IngestTimestamp.init) else {
                         skipped[name, default: 0] += 1
                         continue
                     }
@@ -125,16 +124,16 @@ package struct HealthAutoExport: Sendable {
             meal.items = [item]
             var record = Workout_V1_ImportRecord()
             record.meal = meal
-            records.append(record)
+            records.append(IngestEntry(field: "the meal of \(key.source) at \(key.time)", record: record))
         }
-        for workout in payload.data.workouts ?? [] {
-            guard let start = workout.start.flatMap(Stamp.init), let name = workout.name,
+        for (index, workout) in (payload.data.workouts ?? []).enumerated() {
+            guard let start = workout.start.flatMap(IngestTimestamp.init), let name = workout.name,
                   let type = HealthWorkoutTypes.workoutType(forName: name)
             else {
                 skipped["workouts", default: 0] += 1
                 continue
             }
-            let end = workout.end.flatMap(Stamp.init)
+            let end = workout.end.flatMap(IngestTimestamp.init)
             let seconds = workout.duration ?? end.map { Double($0.milliseconds - start.milliseconds) / 1_000 } ?? 0
             guard seconds.isFinite, seconds >= 1 else {
                 skipped["workouts", default: 0] += 1
@@ -173,10 +172,9 @@ package struct HealthAutoExport: Sendable {
             converted.notes = "Health Auto Export"
             var record = Workout_V1_ImportRecord()
             record.workout = converted
-            records.append(record)
+            records.append(IngestEntry(field: "workouts[\(index)]", record: record))
         }
-        let size = max(1, batchSize)
-        batches = stride(from: 0, to: records.count, by: size).map { Array(records[$0..<min($0 + size, records.count)]) }
+        entries = records
         self.skipped = skipped
     }
 
@@ -331,79 +329,18 @@ package struct HealthAutoExport: Sendable {
     }
 
     private struct FoodEntry {
-        var time: Stamp
+        var time: IngestTimestamp
         var kcal = 0.0
         var proteinG = 0.0
         var carbsG = 0.0
         var fatG = 0.0
     }
 
-    /// A `yyyy-MM-dd HH:mm:ss Z` date (the app's), or an ISO 8601 one (`2026-12-02T20:00:00+01:00`,
-    /// `…Z`, with or without fractional seconds): its instant, and the local day and hour it names.
-    private struct Stamp {
-        var text: String
-        var milliseconds: Int64
-        var day: LocalDay
-        var hour: Int
-
-        init?(_ text: String) {
-            guard text.utf8.count <= 40 else { return nil }
-            let date: Substring, clock: Substring, zone: Substring
-            if let t = text.firstIndex(of: "T") {
-                date = text[..<t]
-                let rest = text[text.index(after: t)...]
-                guard let zoneStart = rest.firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" }) else { return nil }
-                clock = rest[..<zoneStart]
-                zone = rest[zoneStart...]
-            } else {
-                let parts = text.split(separator: " ")
-                guard parts.count == 3 else { return nil }
-                (date, clock, zone) = (parts[0], parts[1], parts[2])
-            }
-            let dateParts = date.split(separator: "-", omittingEmptySubsequences: false).compactMap { Int32($0) }
-            // Seconds may carry a fraction (ISO 8601); it is dropped, as the app's own dates have none.
-            let clockParts = clock.split(separator: ":", omittingEmptySubsequences: false)
-            guard dateParts.count == 3, clockParts.count == 3,
-                  let hours = Int(clockParts[0]), let minutes = Int(clockParts[1]),
-                  let seconds = Int(clockParts[2].prefix { $0 != "." && $0 != "," }),
-                  (0..<24).contains(hours), (0..<60).contains(minutes), (0..<61).contains(seconds),
-                  let offset = Self.offsetSeconds(zone),
-                  let day = LocalDay(year: dateParts[0], month: dateParts[1], day: dateParts[2])
-            else { return nil }
-            let local = Int64(day.epochDay) * LocalDay.millisecondsPerDay + Int64((hours * 3_600 + minutes * 60 + seconds) * 1_000)
-            self.text = text
-            milliseconds = local - Int64(offset) * 1_000
-            self.day = day
-            hour = hours
-        }
-
-        /// `Z`, `+0100`, `+01:00` or `-05` as seconds east of UTC; `nil` for anything else.
-        private static func offsetSeconds(_ zone: Substring) -> Int? {
-            if zone == "Z" { return 0 }
-            guard let sign = zone.first, sign == "+" || sign == "-" else { return nil }
-            let digits = zone.dropFirst().filter { $0 != ":" }
-            guard digits.count == 2 || digits.count == 4, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return nil }
-            let (hours, minutes) = digits.count == 2 ? (value, 0) : (value / 100, value % 100)
-            guard hours <= 18, minutes < 60 else { return nil }
-            return (hours * 3_600 + minutes * 60) * (sign == "-" ? -1 : 1)
-        }
-    }
-
-    // MARK: Rules
-
     private static func source(_ source: String?) -> String {
-        var name = source?.trimmingCharacters(in: .whitespaces) ?? ""
-        if name.isEmpty { name = "Health Auto Export" }
-        name.unicodeScalars.removeAll { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
-        while name.utf8.count > 64 { name.removeLast() }
-        return name
+        IngestSource.name(source, otherwise: "Health Auto Export")
     }
 
-    /// A name-based id (16 bytes shaped as a version-8 UUID) of a record of this source.
     private static func derivedID(_ name: String) -> Data {
-        var id = Array(SHA256.hash(data: Array("workout health-auto-export v1\u{0}\(name)".utf8)).prefix(16))
-        id[6] = (id[6] & 0x0F) | 0x80
-        id[8] = (id[8] & 0x3F) | 0x80
-        return Data(id)
+        IngestRecordID.derived(namespace: "workout health-auto-export v1", name)
     }
 }

@@ -26,7 +26,7 @@ package enum DeviceTokenScopes {
             MethodCatalog.logWeight.number, MethodCatalog.updateWeight.number, MethodCatalog.deleteWeight.number,
             MethodCatalog.reportSteps.number, MethodCatalog.logTemplate.number,
         ],
-        .import: [MethodCatalog.importRecords.number, IngestRoutes.healthAutoExport.number],
+        .import: [MethodCatalog.importRecords.number, IngestRoutes.healthAutoExport.number, IngestRoutes.healthConnect.number],
     ]
 
     /// Whether a caller with `scopes` (`nil`: a session, which may call anything its member may)
@@ -36,8 +36,16 @@ package enum DeviceTokenScopes {
         return always.contains(number) || scopes.contains { methods[$0]?.contains(number) == true }
     }
 
+    /// What a signed device token may call besides the ingest endpoints: the server's own
+    /// description. Its posts are checked by their signature; a method of the catalog carries
+    /// none, so the token cannot speak there.
+    static let signedAlways: Set<UInt32> = [MethodCatalog.health.number, MethodCatalog.describeCatalog.number]
+
     /// PERMISSION_DENIED for a caller whose scopes do not allow `method`, or `nil`.
     package static func refusal(_ caller: Caller?, _ method: MethodDescriptor) -> CallFailure? {
+        if let caller, caller.signingSecret != nil, !IngestRoutes.numbers.contains(method.number), !signedAlways.contains(method.number) {
+            return CallFailure(.permissionDenied, "this device token signs its posts: it may only post to the ingest endpoints, not call \(method.name)")
+        }
         guard let caller, !allows(caller.scopes, method.number) else { return nil }
         let names = (caller.scopes ?? []).map(\.name).sorted().joined(separator: ", ")
         return CallFailure(.permissionDenied, "this device token (scopes: \(names)) may not call \(method.name)")

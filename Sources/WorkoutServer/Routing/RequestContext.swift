@@ -11,6 +11,8 @@ package struct RequestContext: Sendable {
     /// The largest response body the client accepts (the max frame size of its HELLO): what
     /// a page of a query may fill.
     package var maxResponseBytes: Int
+    /// The request's `X-Signature` (HTTP only): what a signed device token's posts carry.
+    package var signature: String?
 
     /// The context of a call from `source` by `caller`, whose client accepts responses of up
     /// to `maxResponseBytes`.

@@ -168,8 +168,11 @@ package struct Router: Sendable {
         table.stream(MethodCatalog.watch, .watch)
         table.stream(MethodCatalog.export, .export)
         // The HTTP face's own endpoints.
-        table.ingest(IngestRoutes.healthAutoExport) { caller, body in
-            try await IngestRoutes.importHealthAutoExport(body, caller: caller, household: household)
+        table.ingest(IngestRoutes.healthAutoExport) { caller, post in
+            try await IngestRoutes.importHealthAutoExport(post, caller: caller, household: household)
+        }
+        table.ingest(IngestRoutes.healthConnect) { caller, post in
+            try await IngestRoutes.importHealthConnect(post, caller: caller, household: household)
         }
         routes = table.routes
     }
@@ -264,11 +267,13 @@ private struct RouteTable {
         })
     }
 
-    /// An endpoint of the HTTP face in a format of its own: its body as it came, its answer as
-    /// it goes (a slow call: an import's batches).
-    mutating func ingest(_ descriptor: MethodDescriptor, _ body: @escaping @Sendable (Caller, [UInt8]) async throws -> [UInt8]) {
+    /// An endpoint of the HTTP face in a format of its own: its body as it came (with the
+    /// request's signature), its answer as it goes (a slow call: an import's batches).
+    mutating func ingest(_ descriptor: MethodDescriptor, _ body: @escaping @Sendable (Caller, IngestPost) async throws -> [UInt8]) {
         precondition(routes[descriptor.number] == nil, "method \(descriptor.number) routed twice")
-        routes[descriptor.number] = (descriptor, .slow { context, bytes in .reply(try await body(requireCaller(context), bytes)) })
+        routes[descriptor.number] = (descriptor, .slow { context, bytes in
+            .reply(try await body(requireCaller(context), IngestPost(body: bytes, signature: context.signature)))
+        })
     }
 
     /// A server-streaming method.

@@ -50,7 +50,7 @@ struct TokensListCommand: AsyncParsableCommand {
         var table = Table([.init("ID"), .init("Name"), .init("Scopes"), .init("Created"), .init("Last used")])
         for token in tokens.sorted(by: { $0.createdAt > $1.createdAt }) {
             table.append([
-                Format.id(token.id), token.name, Self.scopes(token.scopes), Format.dateTime(token.createdAt, in: zone),
+                Format.id(token.id), token.name, Self.scopes(token.scopes) + (token.signed ? " (signed)" : ""), Format.dateTime(token.createdAt, in: zone),
                 token.lastUsedAt.map { Format.dateTime($0, in: zone) } ?? "never",
             ])
         }

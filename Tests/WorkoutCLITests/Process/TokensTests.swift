@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import TestSupport
@@ -61,13 +62,48 @@ struct TokensTests {
 
     @Test("create needs a name and at least one scope of read, log and import", arguments: [
         (["--name", "x"], "at least one --scope"), (["--name", "x", "--scope", "write"], "expected read, log or import"),
-        (["--scope", "read"], "--name"),
+        (["--scope", "read"], "--name"), (["--name", "x", "--scope", "read", "--signed"], "--scope import and no other"),
+        (["--name", "x", "--scope", "import", "--scope", "log", "--signed"], "--scope import and no other"),
     ])
     func createUsage(arguments: [String], message: String) async throws {
         let result = try await CLIHousehold.workout(
             ["tokens", "create"] + arguments, environment: ["WORKOUT_CONFIG_DIR": NSTemporaryDirectory() + "workout-tokens-usage"])
         #expect(result.status == 64, "\(result)")
         #expect(result.error.contains(message), "\(result)")
+    }
+
+    @Test("create --signed prints a signing secret once; the phone's post signed with it is stored, one signed otherwise is refused; list marks it signed")
+    func signed() async throws {
+        try await CLIHousehold.with { household in
+            try await household.login()
+            let created = try await household.succeed(["tokens", "create", "--name", "Pixel 8", "--scope", "import", "--signed"])
+            func field(_ name: String) throws -> String {
+                let line = try #require(created.split(separator: "\n").first { $0.hasPrefix("\(name):") }, "\(created)")
+                return line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)
+            }
+            let token = try field("Token")
+            let secret = try field("Secret")
+            #expect(secret.count == 40 && created.components(separatedBy: secret).count == 2, "\(created)")
+            #expect(created.contains("X-Signature: sha256="), "\(created)")
+            let body = Array(#"{"steps": [{"count": 1234, "start_time": "2026-11-02T09:00:00Z", "end_time": "2026-11-02T10:00:00Z"}]}"#.utf8)
+            func post(signedWith key: String) async throws -> (status: Int, text: String) {
+                let mac = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Array(key.utf8)))
+                let signature = "sha256=" + mac.map { String(format: "%02x", $0) }.joined()
+                return try await blocking {
+                    let http = try HTTPTestClient(port: household.server.port)
+                    let answer = try http.request("POST", "/ingest/health-connect", body: body,
+                                                  headers: [("Authorization", "Bearer \(token)"), ("X-Signature", signature)])
+                    return (answer.status, answer.text)
+                }
+            }
+            let forged = try await post(signedWith: String(secret.reversed()))
+            #expect(forged.status == 401, "\(forged)")
+            let stored = try await post(signedWith: secret)
+            #expect(stored.status == 200 && stored.text.contains(#""stepsSamples":1"#), "\(stored)")
+            let listed = try await household.jsonArray(["tokens", "list"])
+            #expect(listed.first?["signed"] as? Bool == true, "\(listed)")
+            #expect(try await household.succeed(["tokens"]).contains("import (signed)"))
+        }
     }
 
     @Test("a member cannot list or revoke the owner's tokens; the owner lists and revokes the member's with --member")
