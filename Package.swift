@@ -297,7 +297,7 @@ let package = Package(
         // the checks before sending.
         .testTarget(
             name: "WorkoutImportTests",
-            dependencies: ["WorkoutImport", "WorkoutClient", "WorkoutRules", "TestSupport", "ServerTestSupport", "ClientTestSupport"],
+            dependencies: ["WorkoutImport", "WorkoutClient", "WorkoutRules", "TestSupport", "ServerTestSupport", "ClientTestSupport", "CZlib"],
             swiftSettings: strictSettings
         ),
         // `workout`'s parsing, formatting and files in-process through `@testable import workout`,

@@ -29,6 +29,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     case exportCSV = "export-csv"
     /// The spreadsheet CSV: a header line per kind (see `Sources/workout/README.md`).
     case csv
+    /// A workout file: a FIT activity, a GPX track or a TCX activity, gzip-compressed or not.
+    case workoutFile = "workout-file"
 
     /// The format a file's name and first bytes suggest.
     ///
@@ -36,6 +38,9 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     /// - Returns: The format, or `nil` when it cannot tell.
     public static func guess(path: String) -> ImportFormat? {
         let lower = path.lowercased()
+        for suffix in [".fit", ".gpx", ".tcx"] where lower.hasSuffix(suffix) || lower.hasSuffix(suffix + ".gz") {
+            return .workoutFile
+        }
         if lower.hasSuffix(".zip") || lower.hasSuffix(".xml") { return .appleHealth }
         if lower.hasSuffix(".json") { return .exportJSON }
         guard lower.hasSuffix(".csv"), let handle = FileHandle(forReadingAtPath: path) else { return nil }
@@ -81,6 +86,7 @@ public enum ImportSources {
         case .exportJSON: return ExportJSONSource(path: path)
         case .exportCSV: return ExportCSVSource(path: path)
         case .csv: return SpreadsheetCSVSource(path: path, defaultTimeZone: defaultTimeZone)
+        case .workoutFile: return WorkoutFileSource(path: path)
         }
     }
 

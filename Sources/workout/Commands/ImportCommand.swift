@@ -5,16 +5,18 @@ import WorkoutClient
 import WorkoutImport
 
 /// `workout import FILE`: brings a history in — Apple Health's export, `workout export`'s
-/// JSON or CSV, or the spreadsheet CSV — for the signed-in member, in batches the server
+/// JSON or CSV, the spreadsheet CSV, or a workout file (FIT, GPX, TCX) — for the signed-in
+/// member, in batches the server
 /// applies as if each record had been logged live.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import your history: Apple Health's export, a `workout export` file, or a spreadsheet CSV.",
+        abstract: "Import your history: Apple Health's export, a `workout export` file, a spreadsheet CSV, or a FIT, GPX or TCX file.",
         discussion: """
             FILE is Apple Health's export.zip or the export.xml inside it, a file `workout export` \
-            wrote (JSON or CSV), or a spreadsheet CSV with a header line per kind (see Sources/workout/README.md). \
-            The format is guessed from the file's name unless --format says it.
+            wrote (JSON or CSV), a spreadsheet CSV with a header line per kind (see Sources/workout/README.md), \
+            or a workout file a watch or Garmin Connect or Strava wrote: FIT, GPX or TCX, gzip-compressed or not \
+            (*.fit, *.gpx.gz …). The format is guessed from the file's name unless --format says it.
 
             Totals, streaks, points, level and achievements come out as if each record had been \
             logged when it happened. Every record gets an id derived from the file, so importing \
@@ -30,7 +32,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The file to import.", valueName: "file"))
     var file: String
 
-    @Option(help: "apple-health, export-json, export-csv or csv (default: from the file's name).")
+    @Option(help: "apple-health, export-json, export-csv, csv or workout-file (default: from the file's name).")
     var format: ImportFormatArgument?
 
     @Flag(help: "Say what would be imported, write nothing.")
