@@ -100,6 +100,19 @@ let package = Package(
         // functions to show writes that still wait in its outbox as the server will count them.
         .target(name: "WorkoutRules", exclude: ["README.md"], swiftSettings: strictSettings),
 
+        // Workout files (FIT, GPX, TCX, gzip-compressed or not) read into workouts with the
+        // rules' bounds and ids derived from the file: for the client's import and the server's
+        // upload alike, so a file brought in both ways is stored once.
+        .target(
+            name: "WorkoutFiles",
+            dependencies: [
+                "WorkoutRules", "CZlib",
+                // SHA-1 for the name-based (version 5) ids derived from a file.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // The domain: the household's operations on the store, applying the rules.
         .target(
             name: "WorkoutCore",
@@ -117,7 +130,7 @@ let package = Package(
         .target(
             name: "WorkoutServer",
             dependencies: [
-                "WorkoutCore", "WorkoutProtocol", "SystemCalls", "WorkoutTLS",
+                "WorkoutCore", "WorkoutProtocol", "WorkoutRules", "WorkoutFiles", "SystemCalls", "WorkoutTLS",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -169,11 +182,7 @@ let package = Package(
         // the export's JSON and CSV, the documented CSV, and the session that sends their batches.
         .target(
             name: "WorkoutImport",
-            dependencies: [
-                "WorkoutClient", "WorkoutRules", "CZlib",
-                // SHA-1 for the name-based (version 5) ids an import derives from its source.
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["WorkoutClient", "WorkoutRules", "WorkoutFiles", "CZlib"],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
@@ -297,7 +306,9 @@ let package = Package(
         // the checks before sending.
         .testTarget(
             name: "WorkoutImportTests",
-            dependencies: ["WorkoutImport", "WorkoutClient", "WorkoutRules", "TestSupport", "ServerTestSupport", "ClientTestSupport", "CZlib"],
+            dependencies: [
+                "WorkoutImport", "WorkoutFiles", "WorkoutClient", "WorkoutRules", "TestSupport", "ServerTestSupport", "ClientTestSupport", "CZlib",
+            ],
             swiftSettings: strictSettings
         ),
         // `workout`'s parsing, formatting and files in-process through `@testable import workout`,

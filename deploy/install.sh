@@ -132,7 +132,7 @@ if [ "$uninstall" -eq 1 ]; then
 fi
 
 # 1. The libraries the binaries load: both need zlib1g, libssl3 (TLS) and libstdc++6; workoutd
-# liblmdb0 (the store), workout libxml2 (FoundationXML, for the Apple Health import). Installed here first,
+# liblmdb0 (the store), libxml2 (FoundationXML: workout's Apple Health import, both binaries' workout files). Installed here first,
 # before a long build; a staged root (--destdir) gets its packages from whoever prepares it.
 runtime_packages=(liblmdb0 zlib1g libssl3 libxml2 libstdc++6)
 if [ -z "$destdir" ] && command -v dpkg-query >/dev/null; then

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 import WorkoutClient
 @testable import WorkoutImport
+import WorkoutFiles
 
 /// A FIT file written here from the published FIT protocol and profile, byte by byte, with the
 /// CRC computed by the protocol's own nibble-table algorithm (not the reader's), so the reader
@@ -310,7 +311,7 @@ struct WorkoutFilesImportTests {
         }
     }
 
-    @Test("Through a real server: a FIT, a GPX and a TCX file imported twice, and a renamed copy, store each workout once")
+    @Test("Through a real server: a FIT, a GPX and a TCX file imported twice, a renamed copy, and the same files posted to the upload store each workout once")
     func importedOnce() async throws {
         try await withTemporaryDirectory { directory in
             let files = [
@@ -338,6 +339,32 @@ struct WorkoutFilesImportTests {
                 let run = try #require(history.first { $0.type == "running" })
                 #expect(run.distanceM == 8_042 && run.averageHeartRate == 152 && run.caloriesBurned == 612)
                 #expect(try await client.profile().totals.totalWorkouts == 3)
+
+                // The same files posted to the server's upload: the same ids, nothing stored again.
+                let token = try await client.createDeviceToken(name: "Garmin sync script", scopes: [.import]).token
+                func upload(_ body: [UInt8], contentType: String?) async throws -> (status: Int, text: String) {
+                    try await blocking {
+                        let http = try HTTPTestClient(port: live.port)
+                        let answer = try http.request("POST", "/ingest/workout-file", contentType: contentType, body: body,
+                                                      headers: [("Authorization", "Bearer \(token.base64)")])
+                        return (answer.status, answer.text)
+                    }
+                }
+                for ((name, data), type) in zip(files, ["application/vnd.ant.fit", "application/gpx+xml", nil]) {
+                    let posted = try await upload(Array(data), contentType: type)
+                    #expect(posted.status == 200 && posted.text.contains(#""unchanged":1"#) && posted.text.contains(#""workouts":0"#), "\(name): \(posted)")
+                }
+                let zipped = try await upload(try Self.gzip(Array(files[1].1)), contentType: "application/gzip")
+                #expect(zipped.status == 200 && zipped.text.contains(#""unchanged":1"#), "\(zipped)")
+                // Another watch's file is a workout of its own; a file that is none is refused in words.
+                let other = FITWriter.activity(serial: 42, created: Self.start.addingTimeInterval(86_400), sessions: [Self.run])
+                let stored = try await upload(other, contentType: "application/octet-stream")
+                #expect(stored.status == 200 && stored.text.contains(#""workouts":1"#), "\(stored)")
+                var damaged = other
+                damaged[30] ^= 0xFF
+                let refused = try await upload(damaged, contentType: "application/octet-stream")
+                #expect(refused.status == 400 && refused.text.contains("check (CRC) does not match"), "\(refused)")
+                #expect(try await client.profile().totals.totalWorkouts == 4)
             }
         }
     }

@@ -56,6 +56,10 @@ package struct MethodDescriptor: Sendable, Hashable {
 }
 
 extension MethodDescriptor {
+    /// The request type of an endpoint whose body is a file of its own format, taken with any
+    /// `Content-Type`; it answers JSON.
+    package static let anyBody = "application/octet-stream"
+
     /// A method the HTTP face alone serves, outside the catalog (an ingest endpoint in a format
     /// of its own): it needs a session, and its bodies pass through as they are.
     ///
@@ -63,10 +67,12 @@ extension MethodDescriptor {
     ///   - number: A number no catalog method has (900 to 999, kept for these).
     ///   - name: Its name in logs and errors, e.g. `Ingest.HealthAutoExport`.
     ///   - summary: One line on what it does.
-    package static func httpOnly(number: UInt32, name: String, summary: String) -> MethodDescriptor {
+    ///   - takesAnyBody: Whether its body is a file of its own format (a workout file), taken
+    ///     with any `Content-Type` (``anyBody``), instead of JSON.
+    package static func httpOnly(number: UInt32, name: String, summary: String, takesAnyBody: Bool = false) -> MethodDescriptor {
         precondition((900...999).contains(number), "900 to 999 are the HTTP-only methods' numbers; the others are the catalog's")
         return MethodDescriptor(
-            number: number, name: name, requestType: "application/json", responseType: "application/json",
+            number: number, name: name, requestType: takesAnyBody ? anyBody : "application/json", responseType: "application/json",
             isServerStreaming: false, needsSession: true, adminOnly: false, summary: summary, transcoder: .passthrough)
     }
 }

@@ -938,8 +938,9 @@ extension ServerConnectionMachine {
         }
         let fields = request.headerFields
         let contentType = fields[.contentType]
-        let encoding = descriptor.isServerStreaming
-            ? ConnectProtocol.streamingEncoding(contentType) : ConnectProtocol.unaryEncoding(contentType)
+        // An upload of a file of its own format takes any Content-Type and answers JSON.
+        let encoding = descriptor.requestType == MethodDescriptor.anyBody ? .json
+            : descriptor.isServerStreaming ? ConnectProtocol.streamingEncoding(contentType) : ConnectProtocol.unaryEncoding(contentType)
         guard let encoding else {
             let wanted = descriptor.isServerStreaming ? "application/connect+json or application/connect+proto" : "application/json or application/proto"
             throw HTTPRequestError(.unsupportedMediaType, "\(descriptor.name) takes Content-Type \(wanted), not \(contentType.map { String($0.prefix(64)) } ?? "none")")

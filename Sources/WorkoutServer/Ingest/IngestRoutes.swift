@@ -40,13 +40,20 @@ package enum IngestRoutes {
         number: 902, name: "Ingest.HealthConnect",
         summary: "Health Connect records as HC Webhook and Life Dashboard Companion post them, imported as ImportRecords batches.")
 
+    /// `POST /ingest/workout-file`: a FIT, GPX or TCX file as the body (any `Content-Type`,
+    /// gzip-compressed or not), its workouts imported with the ids the CLI's import gives them.
+    package static let workoutFile = MethodDescriptor.httpOnly(
+        number: 903, name: "Ingest.WorkoutFile",
+        summary: "A FIT, GPX or TCX file, its workouts imported as an ImportRecords batch.", takesAnyBody: true)
+
     /// Every ingest endpoint's number: what a signed device token may call.
-    package static let numbers: Set<UInt32> = [healthAutoExport.number, healthConnect.number]
+    package static let numbers: Set<UInt32> = [healthAutoExport.number, healthConnect.number, workoutFile.number]
 
     /// The path of each, for ``HTTPRoutes``.
     package static let byPath: [String: MethodDescriptor] = [
         "/ingest/health-auto-export": healthAutoExport,
         "/ingest/health-connect": healthConnect,
+        "/ingest/workout-file": workoutFile,
     ]
 
     /// The most refusals an answer spells out (all are counted).
@@ -84,6 +91,13 @@ package enum IngestRoutes {
         return try await importEntries(push.entries, skipped: push.skipped, caller: caller, household: household)
     }
 
+    /// Imports the workouts of a workout file for `caller`.
+    static func importWorkoutFile(_ post: IngestPost, caller: Caller, household: HouseholdStore) async throws -> [UInt8] {
+        try IngestSignature.check(post, caller: caller)
+        let upload = try WorkoutFileUpload.entries(post.body)
+        return try await importEntries(upload.entries, skipped: upload.skipped, caller: caller, household: household)
+    }
+
     /// Imports `entries`, batch by batch (each all or nothing; ids derived from the source, so
     /// a batch sent again changes nothing). A record the server's bounds refuse is counted and
     /// named in the answer, and the others are stored: one bad sample never holds back a
@@ -104,6 +118,7 @@ package enum IngestRoutes {
             }
         }
         let size = HouseholdStore.maxImportBatchRecords
+        // A file of no workout stores nothing and answers so (ImportRecords takes no empty batch).
         for start in stride(from: 0, to: accepted.count, by: size) {
             var request = Workout_V1_ImportRecordsRequest()
             request.records = Array(accepted[start..<min(start + size, accepted.count)])

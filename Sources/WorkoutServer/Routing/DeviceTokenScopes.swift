@@ -26,7 +26,7 @@ package enum DeviceTokenScopes {
             MethodCatalog.logWeight.number, MethodCatalog.updateWeight.number, MethodCatalog.deleteWeight.number,
             MethodCatalog.reportSteps.number, MethodCatalog.logTemplate.number,
         ],
-        .import: [MethodCatalog.importRecords.number, IngestRoutes.healthAutoExport.number, IngestRoutes.healthConnect.number],
+        .import: IngestRoutes.numbers.union([MethodCatalog.importRecords.number]),
     ]
 
     /// Whether a caller with `scopes` (`nil`: a session, which may call anything its member may)

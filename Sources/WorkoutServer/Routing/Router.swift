@@ -174,6 +174,9 @@ package struct Router: Sendable {
         table.ingest(IngestRoutes.healthConnect) { caller, post in
             try await IngestRoutes.importHealthConnect(post, caller: caller, household: household)
         }
+        table.ingest(IngestRoutes.workoutFile) { caller, post in
+            try await IngestRoutes.importWorkoutFile(post, caller: caller, household: household)
+        }
         routes = table.routes
     }
 

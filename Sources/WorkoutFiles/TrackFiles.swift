@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -19,9 +19,9 @@ import WorkoutRules
 ///   trackpoints' `AltitudeMeters` as for GPX.
 ///
 /// A file with more than ``maxPoints`` points, or that is not well-formed XML, is refused whole.
-enum TrackFiles {
+package enum TrackFiles {
     /// The largest file read.
-    static let maxBytes = 64 << 20
+    package static let maxBytes = 64 << 20
     /// The most track points read from one file: a day recorded every second is 86,400.
     static let maxPoints = 500_000
     /// The rise (or fall) in metres that counts as a change of height.
@@ -29,27 +29,27 @@ enum TrackFiles {
 
     /// The workouts of a GPX (`tcx` false) or TCX file.
     ///
-    /// - Throws: ``ImportSourceError`` for a file that is not of the format, not well-formed,
+    /// - Throws: ``WorkoutFileError`` for a file that is not of the format, not well-formed,
     ///   too large, or with too many points.
-    static func read(_ bytes: Data, tcx: Bool) throws(ImportSourceError) -> FITActivityFile.Contents {
+    package static func read(_ bytes: Data, tcx: Bool) throws(WorkoutFileError) -> FITActivityFile.Contents {
         let name = tcx ? "TCX" : "GPX"
         guard bytes.count <= maxBytes else {
-            throw ImportSourceError("the \(name) file is \(bytes.count) bytes; files over \(maxBytes >> 20) MiB are not read")
+            throw WorkoutFileError("the \(name) file is \(bytes.count) bytes; files over \(maxBytes >> 20) MiB are not read")
         }
         let reader = TrackReader(tcx: tcx)
         let parser = XMLParser(data: bytes)
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
         let parsed = parser.parse()
-        if let refusal = reader.refusal { throw ImportSourceError(refusal) }
+        if let refusal = reader.refusal { throw WorkoutFileError(refusal) }
         guard parsed else {
-            throw ImportSourceError("the \(name) file is not well-formed XML (line \(parser.lineNumber)): \(parser.parserError.map { "\($0.localizedDescription)" } ?? "it ends early")")
+            throw WorkoutFileError("the \(name) file is not well-formed XML (line \(parser.lineNumber)): \(parser.parserError.map { "\($0.localizedDescription)" } ?? "it ends early")")
         }
         guard reader.rootEnded else {
-            throw ImportSourceError("the \(name) file ends early (line \(parser.lineNumber)): its last element is not closed")
+            throw WorkoutFileError("the \(name) file ends early (line \(parser.lineNumber)): its last element is not closed")
         }
         guard reader.sawRoot else {
-            throw ImportSourceError("the file is not \(name): it has no <\(tcx ? "TrainingCenterDatabase" : "gpx")> element")
+            throw WorkoutFileError("the file is not \(name): it has no <\(tcx ? "TrainingCenterDatabase" : "gpx")> element")
         }
         return reader.contents
     }

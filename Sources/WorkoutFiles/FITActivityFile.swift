@@ -12,26 +12,28 @@ import WorkoutRules
 /// over by its definition, so a newer device's messages and fields never stop a read. A file
 /// that is not FIT, is damaged (a CRC that does not match) or ends early is refused whole,
 /// never read in part. Chained FIT files (one after another in one file) are each read.
-enum FITActivityFile {
+package enum FITActivityFile {
     /// The largest FIT file read: a day-long activity recorded every second is about 5 MB.
-    static let maxBytes = 64 << 20
+    package static let maxBytes = 64 << 20
 
     /// Seconds from 1970 to FIT's epoch, 1989-12-31T00:00:00Z.
     static let epochOffset: Int64 = 631_065_600
 
     /// What a file yields: its workouts, and why any session was left out.
-    struct Contents: Sendable {
-        var activities: [WorkoutFileActivity] = []
-        var skipped: [String] = []
+    package struct Contents: Sendable {
+        /// The workouts, in the file's order.
+        package var activities: [WorkoutFileActivity] = []
+        /// Why each session or track left out was left out.
+        package var skipped: [String] = []
     }
 
     /// The workouts of `bytes`.
     ///
-    /// - Throws: ``ImportSourceError`` naming what is wrong, for a file that is not FIT, is
+    /// - Throws: ``WorkoutFileError`` naming what is wrong, for a file that is not FIT, is
     ///   larger than ``maxBytes``, is damaged or truncated, or uses a definition it never made.
-    static func read(_ bytes: [UInt8]) throws(ImportSourceError) -> Contents {
+    package static func read(_ bytes: [UInt8]) throws(WorkoutFileError) -> Contents {
         guard bytes.count <= maxBytes else {
-            throw ImportSourceError("the FIT file is \(bytes.count) bytes; files over \(maxBytes >> 20) MiB are not read")
+            throw WorkoutFileError("the FIT file is \(bytes.count) bytes; files over \(maxBytes >> 20) MiB are not read")
         }
         var contents = Contents()
         var offset = 0
@@ -44,29 +46,29 @@ enum FITActivityFile {
     }
 
     /// Reads the FIT file starting at `offset` (one of a chain), moving `offset` past it.
-    private static func readFile(_ bytes: [UInt8], from offset: inout Int, index: Int, into contents: inout Contents) throws(ImportSourceError) {
+    private static func readFile(_ bytes: [UInt8], from offset: inout Int, index: Int, into contents: inout Contents) throws(WorkoutFileError) {
         let start = offset
-        guard bytes.count - start >= 12 else { throw ImportSourceError("the file is not FIT: it is shorter than a FIT header") }
+        guard bytes.count - start >= 12 else { throw WorkoutFileError("the file is not FIT: it is shorter than a FIT header") }
         let headerSize = Int(bytes[start])
         guard headerSize == 12 || headerSize == 14, bytes.count - start >= headerSize,
               bytes[start + 8] == UInt8(ascii: "."), bytes[start + 9] == UInt8(ascii: "F"),
               bytes[start + 10] == UInt8(ascii: "I"), bytes[start + 11] == UInt8(ascii: "T")
-        else { throw ImportSourceError("the file is not FIT: it does not begin with a FIT header (\".FIT\")") }
+        else { throw WorkoutFileError("the file is not FIT: it does not begin with a FIT header (\".FIT\")") }
         if headerSize == 14 {
             let stated = UInt16(bytes[start + 12]) | UInt16(bytes[start + 13]) << 8
             if stated != 0, stated != crc(bytes[start..<start + 12]) {
-                throw ImportSourceError("the FIT file's header is damaged: its check does not match")
+                throw WorkoutFileError("the FIT file's header is damaged: its check does not match")
             }
         }
         let dataSize = Int(UInt32(bytes[start + 4]) | UInt32(bytes[start + 5]) << 8 | UInt32(bytes[start + 6]) << 16 | UInt32(bytes[start + 7]) << 24)
         let dataStart = start + headerSize
         guard dataSize <= bytes.count - dataStart - 2 else {
-            throw ImportSourceError("the FIT file ends early: its header promises \(dataSize) bytes of records, \(max(0, bytes.count - dataStart - 2)) follow")
+            throw WorkoutFileError("the FIT file ends early: its header promises \(dataSize) bytes of records, \(max(0, bytes.count - dataStart - 2)) follow")
         }
         let dataEnd = dataStart + dataSize
         let stated = UInt16(bytes[dataEnd]) | UInt16(bytes[dataEnd + 1]) << 8
         guard stated == crc(bytes[start..<dataEnd]) else {
-            throw ImportSourceError("the FIT file is damaged: its check (CRC) does not match its contents")
+            throw WorkoutFileError("the FIT file is damaged: its check (CRC) does not match its contents")
         }
         var reader = RecordReader(bytes: bytes, position: dataStart, end: dataEnd)
         var identity = "fit \(index)"
@@ -112,7 +114,7 @@ enum FITActivityFile {
     }
 
     /// CRC-16 as FIT computes it (polynomial 0x8005 reflected, CRC-16/ARC).
-    static func crc(_ bytes: ArraySlice<UInt8>) -> UInt16 {
+    package static func crc(_ bytes: ArraySlice<UInt8>) -> UInt16 {
         var crc: UInt16 = 0
         for byte in bytes {
             crc ^= UInt16(byte)
@@ -155,15 +157,15 @@ enum FITActivityFile {
         let end: Int
         var definitions: [Definition?] = Array(repeating: nil, count: 16)
 
-        mutating func take(_ count: Int) throws(ImportSourceError) -> ArraySlice<UInt8> {
+        mutating func take(_ count: Int) throws(WorkoutFileError) -> ArraySlice<UInt8> {
             guard count >= 0, end - position >= count else {
-                throw ImportSourceError("the FIT file is damaged: a record runs past the end of its records")
+                throw WorkoutFileError("the FIT file is damaged: a record runs past the end of its records")
             }
             defer { position += count }
             return bytes[position..<position + count]
         }
 
-        mutating func readRecords(_ body: (Message) -> Void) throws(ImportSourceError) {
+        mutating func readRecords(_ body: (Message) -> Void) throws(WorkoutFileError) {
             while position < end {
                 let header = try take(1).first!
                 if header & 0x80 != 0 {
@@ -177,7 +179,7 @@ enum FITActivityFile {
             }
         }
 
-        mutating func readDefinition(local: Int, developer: Bool) throws(ImportSourceError) {
+        mutating func readDefinition(local: Int, developer: Bool) throws(WorkoutFileError) {
             let fixed = try take(5)
             let bigEndian = fixed[fixed.startIndex + 1] == 1
             let low = UInt16(fixed[fixed.startIndex + 2]), high = UInt16(fixed[fixed.startIndex + 3])
@@ -197,9 +199,9 @@ enum FITActivityFile {
             definitions[local] = Definition(global: global, bigEndian: bigEndian, fields: fields, developerBytes: developerBytes)
         }
 
-        mutating func readData(local: Int, _ body: (Message) -> Void) throws(ImportSourceError) {
+        mutating func readData(local: Int, _ body: (Message) -> Void) throws(WorkoutFileError) {
             guard let definition = definitions[local] else {
-                throw ImportSourceError("the FIT file is damaged: a record uses local message \(local) before defining it")
+                throw WorkoutFileError("the FIT file is damaged: a record uses local message \(local) before defining it")
             }
             let wanted = definition.global == 0 || definition.global == 18
             var values: [UInt8: UInt64] = [:]
