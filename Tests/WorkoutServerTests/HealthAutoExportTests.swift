@@ -87,6 +87,19 @@ struct HealthAutoExportTests {
             weight.entry.measuredAtMs = milliseconds(day, 7)
             _ = try client.call(MethodCatalog.logWeight, weight)
         }
+        try logMeals(client)
+        for (day, hour, type, seconds, kcal) in [(days[0], 18, "running", UInt32(1_800), 300.0), (days[2], 17, "strength", 2_700, 210)] {
+            var workout = Workout_V1_LogWorkoutRequest()
+            workout.workout = WorkoutServerTests.workout(type: type, at: milliseconds(day, hour))
+            workout.workout.durationSeconds = seconds
+            workout.workout.caloriesBurned = kcal
+            _ = try client.call(MethodCatalog.logWorkout, workout)
+        }
+    }
+
+    /// The fixture's breakfast and dinner of the second day, logged live by `client` (both
+    /// phones' fixtures hold the same two meals).
+    static func logMeals(_ client: TestConnection) throws {
         for (hour, kcal, protein, carbs, fat, type) in [(8, 420.0, 21.0, 55.0, 12.5, Workout_V1_MealType.breakfast), (19, 760, 44, 0, 0, .dinner)] {
             var meal = Workout_V1_LogMealRequest()
             meal.meal.id = newID()
@@ -100,13 +113,6 @@ struct HealthAutoExportTests {
             item.fatG = fat
             meal.meal.items = [item]
             _ = try client.call(MethodCatalog.logMeal, meal)
-        }
-        for (day, hour, type, seconds, kcal) in [(days[0], 18, "running", UInt32(1_800), 300.0), (days[2], 17, "strength", 2_700, 210)] {
-            var workout = Workout_V1_LogWorkoutRequest()
-            workout.workout = WorkoutServerTests.workout(type: type, at: milliseconds(day, hour))
-            workout.workout.durationSeconds = seconds
-            workout.workout.caloriesBurned = kcal
-            _ = try client.call(MethodCatalog.logWorkout, workout)
         }
     }
 

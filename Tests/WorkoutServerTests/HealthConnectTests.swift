@@ -89,20 +89,7 @@ struct HealthConnectTests {
             weight.entry.measuredAtMs = milliseconds(day, 7)
             _ = try client.call(MethodCatalog.logWeight, weight)
         }
-        for (hour, kcal, protein, carbs, fat, type) in [(8, 420.0, 21.0, 55.0, 12.5, Workout_V1_MealType.breakfast), (19, 760, 44, 0, 0, .dinner)] {
-            var meal = Workout_V1_LogMealRequest()
-            meal.meal.id = newID()
-            meal.meal.mealType = type
-            meal.meal.eatenAtMs = milliseconds(days[1], hour)
-            var item = Workout_V1_FoodItem()
-            item.name = "Food"
-            item.calories = kcal
-            item.proteinG = protein
-            item.carbsG = carbs
-            item.fatG = fat
-            meal.meal.items = [item]
-            _ = try client.call(MethodCatalog.logMeal, meal)
-        }
+        try HealthAutoExportTests.logMeals(client)
         for (day, hour, type, seconds) in [(days[0], 18, "running", UInt32(1_800)), (days[2], 17, "strength", 2_700)] {
             var workout = Workout_V1_LogWorkoutRequest()
             workout.workout = WorkoutServerTests.workout(type: type, at: milliseconds(day, hour))
