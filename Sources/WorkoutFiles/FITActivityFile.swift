@@ -110,6 +110,7 @@ package enum FITActivityFile {
             kilocalories: message.unsigned(11).map { Double($0) },
             averageHeartRate: message.unsigned(16).map { Double($0) },
             maxHeartRate: message.unsigned(17).map { Double($0) },
+            place: WorkoutFileSports.place(fitSport: sport, subSport: subSport),
             identity: "\(identity)|session|\(start)|\(sport)"))
     }
 

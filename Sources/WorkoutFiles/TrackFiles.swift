@@ -124,6 +124,8 @@ private final class TrackReader: NSObject, XMLParserDelegate {
     private var lapMaximum: Double?
     private var totals = (seconds: 0.0, metres: 0.0, calories: 0.0, beats: 0.0, beatSeconds: 0.0, maximum: 0.0)
     private var activityStart: Date?
+    /// Whether a TCX activity's trackpoints carry positions: it moved outdoors.
+    private var sawPosition = false
 
     init(tcx: Bool) { self.tcx = tcx }
 
@@ -185,7 +187,7 @@ private final class TrackReader: NSObject, XMLParserDelegate {
 
     private func startActivity() {
         kind = nil; name = ""; identity = ""; first = nil; last = nil; distance = 0; previous = nil
-        climb = ClimbCounter(); heartRates = []; activityStart = nil
+        climb = ClimbCounter(); heartRates = []; activityStart = nil; sawPosition = false
         totals = (0, 0, 0, 0, 0, 0)
     }
 
@@ -206,7 +208,7 @@ private final class TrackReader: NSObject, XMLParserDelegate {
                 type: kind ?? "other", start: first, durationSeconds: last.timeIntervalSince(first),
                 distanceMetres: distance > 0 ? distance : nil, ascentMetres: climb.metres > 0 ? climb.metres : nil,
                 averageHeartRate: heartRates.isEmpty ? nil : heartRates.reduce(0, +) / Double(heartRates.count),
-                maxHeartRate: heartRates.max(),
+                maxHeartRate: heartRates.max(), place: distance > 0 ? .outdoor : nil,
                 identity: "gpx|\(first.timeIntervalSince1970)|\(last.timeIntervalSince1970)|\(name)"))
         default:
             break
@@ -236,6 +238,7 @@ private final class TrackReader: NSObject, XMLParserDelegate {
         case "Value" where parent == "AverageHeartRateBpm" && path.count >= 3 && path[path.count - 3] == "Lap": lapAverage = Double(value)
         case "Value" where parent == "MaximumHeartRateBpm" && path.count >= 3 && path[path.count - 3] == "Lap": lapMaximum = Double(value)
         case "AltitudeMeters" where parent == "Trackpoint": pointHeight = Double(value)
+        case "LatitudeDegrees" where parent == "Position": sawPosition = true
         case "Time" where parent == "Trackpoint": pointTime = TrackFiles.instant(value)
         case "Trackpoint":
             if let height = pointHeight { climb.add(height) }
@@ -260,7 +263,7 @@ private final class TrackReader: NSObject, XMLParserDelegate {
                 distanceMetres: totals.metres > 0 ? totals.metres : nil, ascentMetres: climb.metres > 0 ? climb.metres : nil,
                 kilocalories: totals.calories > 0 ? totals.calories : nil,
                 averageHeartRate: totals.beatSeconds > 0 ? totals.beats / totals.beatSeconds : nil,
-                maxHeartRate: totals.maximum > 0 ? totals.maximum : nil,
+                maxHeartRate: totals.maximum > 0 ? totals.maximum : nil, place: sawPosition ? .outdoor : nil,
                 identity: "tcx|\(identity.isEmpty ? "\(start.timeIntervalSince1970)" : identity)"))
         default:
             break

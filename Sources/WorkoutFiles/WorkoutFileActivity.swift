@@ -1,5 +1,5 @@
 package import Foundation
-import WorkoutRules
+package import WorkoutRules
 
 /// One workout as a workout file (FIT, GPX, TCX) tells it: its kind, when, how long, and the
 /// figures the file holds, before it becomes a workout to import.
@@ -20,6 +20,8 @@ package struct WorkoutFileActivity: Sendable, Hashable {
     package var averageHeartRate: Double?
     /// The highest heart rate, in beats a minute.
     package var maxHeartRate: Double?
+    /// Where it was done, when the file says it.
+    package var place: WorkoutPlace?
     /// What identifies it within its file's own identity (a FIT file's device and creation time
     /// and the session's start; a TCX activity's `Id`; a GPX track's first point and name): the
     /// name its id is derived from, so importing the file again stores nothing twice.
@@ -28,7 +30,8 @@ package struct WorkoutFileActivity: Sendable, Hashable {
     /// An activity with the figures a file gave.
     package init(
         type: String, start: Date, durationSeconds: Double, distanceMetres: Double? = nil, ascentMetres: Double? = nil,
-        kilocalories: Double? = nil, averageHeartRate: Double? = nil, maxHeartRate: Double? = nil, identity: String
+        kilocalories: Double? = nil, averageHeartRate: Double? = nil, maxHeartRate: Double? = nil, place: WorkoutPlace? = nil,
+        identity: String
     ) {
         self.type = type
         self.start = start
@@ -38,6 +41,7 @@ package struct WorkoutFileActivity: Sendable, Hashable {
         self.kilocalories = kilocalories
         self.averageHeartRate = averageHeartRate
         self.maxHeartRate = maxHeartRate
+        self.place = place
         self.identity = identity
     }
 
@@ -54,7 +58,7 @@ package struct WorkoutFileActivity: Sendable, Hashable {
             id: NameBasedUUID.version5(namespace: WorkoutFile.namespace, name: "workout|\(identity)"), type: type,
             durationSeconds: Int(durationSeconds.rounded()),
             kilocalories: kilocalories.map { $0.isFinite && $0 >= 0 && $0 < 100_000 ? ($0 * 10).rounded() / 10 : 0 } ?? 0,
-            start: start, notes: "From a \(format)")
+            start: start, notes: "From a \(format)", place: place)
         if let metres = distanceMetres, metres.isFinite, RecordLimits.workoutDistanceMetres.contains(metres.rounded()) {
             workout.distanceMetres = metres.rounded()
         }
@@ -88,6 +92,7 @@ package struct ImportableWorkout: Sendable, Hashable {
     package var kilocalories: Double
     package var start: Date
     package var notes: String
+    package var place: WorkoutPlace?
     package var distanceMetres: Double?
     package var ascentMetres: Double?
     package var averageHeartRate: Int?

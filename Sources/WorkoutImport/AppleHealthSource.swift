@@ -13,7 +13,8 @@ import FoundationXML
 ///   energy), start, and the zone of its `HKTimeZone` metadata when it has one (else the zone
 ///   of the offset the export wrote its time in); its distance (`totalDistance`, or the
 ///   statistics of a distance type), average and highest heart rate and steps (statistics),
-///   and elevation climbed (`HKElevationAscended` metadata), each when present and in bounds.
+///   and elevation climbed (`HKElevationAscended` metadata), each when present and in bounds;
+///   indoors or outdoors from the `HKIndoorWorkout` metadata.
 /// * `HKQuantityTypeIdentifierBodyMass` records: weigh-ins (kg, lb, g, st).
 /// * `HKQuantityTypeIdentifierStepCount` samples: summed per source and local day into one
 ///   steps report each, as `ReportSteps` keeps them — the phone's and the watch's counts stay
@@ -176,6 +177,8 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
         var heartRate: (average: Double?, maximum: Double?)?
         /// Steps from a `<WorkoutStatistics>` of StepCount.
         var statisticsSteps: Double?
+        /// Whether it was indoors, from the `HKIndoorWorkout` metadata (`1` or `0`).
+        var indoor: Bool?
         /// Elevation climbed from the `HKElevationAscended` metadata, metres.
         var elevation: Double?
     }
@@ -276,6 +279,7 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
             guard let key = attributes["key"], let value = attributes["value"] else { return }
             if workout != nil, key == "HKTimeZone" { workout?.timeZone = value }
             if workout != nil, key == "HKElevationAscended" { workout?.elevation = HealthUnits.metres(quantity: value) }
+            if workout != nil, key == "HKIndoorWorkout" { workout?.indoor = value == "1" ? true : value == "0" ? false : nil }
             if dietary != nil { dietary?.metadata[key] = value }
         case "WorkoutStatistics":
             guard workout != nil, let type = attributes["type"] else { return }
@@ -375,6 +379,7 @@ private final class HealthExportReader: NSObject, XMLParserDelegate {
         if let steps = pending.statisticsSteps, steps.isFinite, steps >= 1, RecordLimits.workoutSteps.contains(Int(steps.rounded())) {
             imported.steps = Int(steps.rounded())
         }
+        imported.location = pending.indoor.map { $0 ? .indoor : .outdoor }
         deliver(.workout(imported), line: pending.line)
     }
 

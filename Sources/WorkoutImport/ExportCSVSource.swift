@@ -64,6 +64,10 @@ struct ExportCSVSource: ImportSource {
                     if cells.optional("average_heart_rate") != nil { workout.averageHeartRate = try cells.integer("average_heart_rate") }
                     if cells.optional("max_heart_rate") != nil { workout.maxHeartRate = try cells.integer("max_heart_rate") }
                     if cells.optional("steps") != nil { workout.steps = try cells.integer("steps") }
+                    if let written = cells.optional("location") {
+                        guard let location = WorkoutLocation(rawValue: written) else { throw cells.problem("location", "not a location (indoor, outdoor, or empty)") }
+                        workout.location = location
+                    }
                     try deliver(.workout(workout), line: row.line)
                 case "meal":
                     guard let type = MealType(rawValue: cells["type"]) else { throw cells.problem("type", "not a meal type (breakfast, lunch, dinner, snack, other)") }

@@ -1,6 +1,7 @@
 import Foundation
 import WorkoutClient
 import WorkoutFiles
+import WorkoutRules
 
 /// A workout file brought in: a FIT activity (Garmin, Wahoo, Coros, Polar, Suunto), a GPX track
 /// or a TCX activity, as a device or Garmin Connect or Strava exports it, gzip-compressed or not
@@ -52,6 +53,7 @@ struct WorkoutFileSource: ImportSource {
             workout.elevationGainM = kept.ascentMetres
             workout.averageHeartRate = kept.averageHeartRate
             workout.maxHeartRate = kept.maxHeartRate
+            workout.location = kept.place.map { $0 == .indoor ? .indoor : .outdoor }
             try body(.record(.workout(workout), location: location))
         }
     }

@@ -46,6 +46,22 @@ package enum HealthConnectExerciseTypes {
         78: "volleyball", 79: "walking", 80: "water_polo", 81: "weightlifting", 82: "wheelchair", 83: "yoga",
     ]
 
+    /// Health Connect's types that say where: machines indoors, open water outdoors (a pool
+    /// may be either, so it says nothing).
+    static let indoorNames: Set<String> = ["running_treadmill", "biking_stationary", "rowing_machine", "stair_climbing_machine"]
+    static let outdoorNames: Set<String> = ["swimming_open_water"]
+
+    /// Where an exercise session was done, when its type says it (`"57"`, `running_treadmill`:
+    /// indoors).
+    package static func place(for written: String) -> WorkoutPlace? {
+        let trimmed = written.trimmingCharacters(in: .whitespaces)
+        var name = Int(trimmed).flatMap { nameByNumber[$0] } ?? trimmed.lowercased().replacingOccurrences(of: " ", with: "_")
+        if name.hasPrefix("exercise_type_") { name.removeFirst("exercise_type_".count) }
+        if indoorNames.contains(name) { return .indoor }
+        if outdoorNames.contains(name) { return .outdoor }
+        return nil
+    }
+
     /// The workout type of an exercise session's `type` as the phone bridges write it: Health
     /// Connect's number (`"56"`, what `exerciseType.toString()` gives) or its name (`running`,
     /// `RUNNING`, `EXERCISE_TYPE_RUNNING`).

@@ -113,6 +113,17 @@ package enum HealthWorkoutTypes {
         "Rower": "Rowing", "Stair Stepper": "StairClimbing", "HIIT": "HighIntensityIntervalTraining",
     ]
 
+    /// Where a workout was done, when its name as Health Auto Export writes it says it: the
+    /// Workout app's `Indoor Run`, `Outdoor Cycle`, `Open Water Swim` (a `Pool Swim` may be
+    /// either, so it says nothing).
+    package static func place(forName name: String) -> WorkoutPlace? {
+        let words = name.split(whereSeparator: { $0 == " " || $0 == "-" }).map { $0.lowercased() }
+        guard words.count > 1 else { return nil }
+        if words[0] == "indoor" { return .indoor }
+        if words[0] == "outdoor" || (words.count > 2 && words[0] == "open" && words[1] == "water") { return .outdoor }
+        return nil
+    }
+
     /// The workout type for a workout's name as Health Auto Export writes it: the activity
     /// type in words (`Traditional Strength Training`, `Running`), or the Workout app's name,
     /// where a leading place (`Outdoor Run`, `Indoor Walk`, `Pool Swim`, `Open Water Swim`)

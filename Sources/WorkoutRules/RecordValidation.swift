@@ -73,14 +73,17 @@ package struct WorkoutDetailFields: Sendable {
     package var maxHeartRate: Int
     /// Steps.
     package var steps: Int
+    /// Where: 0 not stated, 1 indoors, 2 outdoors (the wire's `WorkoutLocation`).
+    package var location: Int
 
     /// Creates the detail; every figure defaults to 0 (not stated).
-    package init(distanceM: Double = 0, elevationGainM: Double = 0, averageHeartRate: Int = 0, maxHeartRate: Int = 0, steps: Int = 0) {
+    package init(distanceM: Double = 0, elevationGainM: Double = 0, averageHeartRate: Int = 0, maxHeartRate: Int = 0, steps: Int = 0, location: Int = 0) {
         self.distanceM = distanceM
         self.elevationGainM = elevationGainM
         self.averageHeartRate = averageHeartRate
         self.maxHeartRate = maxHeartRate
         self.steps = steps
+        self.location = location
     }
 }
 
@@ -147,8 +150,8 @@ package enum RecordValidation {
         try zone(timeZone, names: names)
     }
 
-    /// Checks a workout's detail: distance, elevation, heart rates and steps, each 0 when not
-    /// stated.
+    /// Checks a workout's detail: distance, elevation, heart rates, steps and location, each 0
+    /// when not stated.
     ///
     /// - Throws: `DomainError.invalid` naming the first field at fault.
     package static func workoutDetail(_ detail: WorkoutDetailFields, names: RecordFieldNames) throws(DomainError) {
@@ -161,6 +164,10 @@ package enum RecordValidation {
             throw .invalid(field, "\(field) must not be below the average heart rate (got \(detail.maxHeartRate), average \(detail.averageHeartRate))")
         }
         try Bounds.integer(detail.steps, field: names("steps"), range: RecordLimits.workoutSteps)
+        guard (0...2).contains(detail.location) else {
+            let field = names("location")
+            throw .invalid(field, "\(field) must be indoor, outdoor or not stated (got \(detail.location))")
+        }
     }
 
     /// Checks a meal's fields and its items'.

@@ -75,3 +75,27 @@ package enum WorkoutFileSports {
         return names[name] ?? name
     }
 }
+
+/// Where a workout was done, as the importers read it from a file or a phone's push: the
+/// wire's `WorkoutLocation` numbers (1 indoors, 2 outdoors).
+package enum WorkoutPlace: Int, Sendable, Hashable {
+    case indoor = 1
+    case outdoor = 2
+}
+
+extension WorkoutFileSports {
+    /// FIT's sub-sports that say indoors (treadmill, spin, indoor cycling, rowing, skiing,
+    /// walking and running) and outdoors (street, trail, road, mountain, open water, gravel).
+    static let fitIndoorSubSports: Set<Int> = [1, 5, 6, 14, 25, 27, 45]
+    static let fitOutdoorSubSports: Set<Int> = [2, 3, 7, 8, 18, 46]
+
+    /// Where a FIT session was done, when its sport and sub-sport say it: fitness equipment is
+    /// indoors; a sub-sport above says either.
+    package static func place(fitSport sport: Int, subSport: Int?) -> WorkoutPlace? {
+        if sport == 4 { return .indoor }
+        guard let subSport else { return nil }
+        if fitIndoorSubSports.contains(subSport) { return .indoor }
+        if fitOutdoorSubSports.contains(subSport) { return .outdoor }
+        return nil
+    }
+}

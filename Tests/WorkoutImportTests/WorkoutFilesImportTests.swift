@@ -181,7 +181,7 @@ struct WorkoutFilesImportTests {
             #expect(workouts.count == 1)
             #expect(run.type == "running" && run.performedAt == Self.start && run.durationSeconds == 2_713)
             #expect(run.distanceM == 8_042 && run.elevationGainM == 87 && run.caloriesBurned == 612, "\(run)")
-            #expect(run.averageHeartRate == 152 && run.maxHeartRate == 181 && run.notes == "From a FIT file")
+            #expect(run.averageHeartRate == 152 && run.maxHeartRate == 181 && run.notes == "From a FIT file" && run.location == nil)
         }
     }
 
@@ -196,6 +196,7 @@ struct WorkoutFilesImportTests {
             try Data(FITWriter.activity(created: Self.start, sessions: sessions)).write(to: URL(fileURLWithPath: path))
             let (workouts, _) = try Self.events(path)
             #expect(workouts.map(\.type) == ["swimming", "cycling", "running", "strength"])
+            #expect(workouts.map(\.location) == [.outdoor, nil, nil, nil])   // open water
             #expect(Set(workouts.map(\.id)).count == 4)
         }
     }
@@ -278,7 +279,7 @@ struct WorkoutFilesImportTests {
             // 1,200 m of rise (±1 m of noise does not count; up to the threshold at either end may).
             #expect(abs((run.elevationGainM ?? 0) - 1_200) <= 5, "\(String(describing: run.elevationGainM))")
             #expect(run.maxHeartRate == 179 && run.averageHeartRate == 149)   // 120...179 over and over: 149.46
-            #expect(run.notes == "From a GPX file")
+            #expect(run.notes == "From a GPX file" && run.location == .outdoor)   // it moved
 
             let zipped = directory + "/Morning_Run.gpx.gz"
             try Data(try Self.gzip(Array(text.utf8))).write(to: URL(fileURLWithPath: zipped))
@@ -307,7 +308,8 @@ struct WorkoutFilesImportTests {
             #expect(ride.type == "cycling" && ride.durationSeconds == 1_800 && ride.distanceM == 4_400 && ride.caloriesBurned == 380)
             #expect(ride.performedAt == ISO8601DateFormatter().date(from: "2026-11-03T07:00:00Z"))
             #expect(ride.averageHeartRate == 145 && ride.maxHeartRate == 172)   // (140 × 20 + 155 × 10) / 30
-            #expect(ride.elevationGainM == 60)                                 // 100 → 130, then (129 is noise) → 160
+            #expect(ride.elevationGainM == 60)
+            #expect(ride.location == nil)   // no positions: a trainer, perhaps                                 // 100 → 130, then (129 is noise) → 160
         }
     }
 
@@ -338,6 +340,7 @@ struct WorkoutFilesImportTests {
                 #expect(history.map(\.type).sorted() == ["cycling", "hiking", "running"])
                 let run = try #require(history.first { $0.type == "running" })
                 #expect(run.distanceM == 8_042 && run.averageHeartRate == 152 && run.caloriesBurned == 612)
+                #expect(history.first { $0.type == "hiking" }?.location == .outdoor)   // kept through the server
                 #expect(try await client.profile().totals.totalWorkouts == 3)
 
                 // The same files posted to the server's upload: the same ids, nothing stored again.

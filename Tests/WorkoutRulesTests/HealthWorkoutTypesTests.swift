@@ -53,3 +53,37 @@ struct HealthConnectExerciseTypesTests {
         }
     }
 }
+
+@Suite("Where a workout was done")
+struct WorkoutPlaceTests {
+    @Test("Health Auto Export's names say indoors or outdoors by their first word; a pool says nothing")
+    func names() {
+        #expect(HealthWorkoutTypes.place(forName: "Indoor Run") == .indoor)
+        #expect(HealthWorkoutTypes.place(forName: "Outdoor Cycle") == .outdoor)
+        #expect(HealthWorkoutTypes.place(forName: "Open Water Swim") == .outdoor)
+        #expect(HealthWorkoutTypes.place(forName: "Pool Swim") == nil)
+        #expect(HealthWorkoutTypes.place(forName: "Running") == nil)
+        #expect(HealthWorkoutTypes.place(forName: "Indoor") == nil)
+    }
+
+    @Test("Health Connect's machines are indoors, open water outdoors, by number or name")
+    func healthConnect() {
+        #expect(HealthConnectExerciseTypes.place(for: "57") == .indoor)
+        #expect(HealthConnectExerciseTypes.place(for: "biking_stationary") == .indoor)
+        #expect(HealthConnectExerciseTypes.place(for: "EXERCISE_TYPE_ROWING_MACHINE") == .indoor)
+        #expect(HealthConnectExerciseTypes.place(for: "73") == .outdoor)
+        #expect(HealthConnectExerciseTypes.place(for: "56") == nil)
+        #expect(HealthConnectExerciseTypes.place(for: "swimming_pool") == nil)
+    }
+
+    @Test("FIT's fitness equipment and indoor sub-sports are indoors; road, trail and open water outdoors")
+    func fit() {
+        #expect(WorkoutFileSports.place(fitSport: 1, subSport: 1) == .indoor)      // treadmill
+        #expect(WorkoutFileSports.place(fitSport: 2, subSport: 6) == .indoor)      // indoor cycling
+        #expect(WorkoutFileSports.place(fitSport: 4, subSport: 15) == .indoor)     // elliptical
+        #expect(WorkoutFileSports.place(fitSport: 1, subSport: 3) == .outdoor)     // trail
+        #expect(WorkoutFileSports.place(fitSport: 5, subSport: 18) == .outdoor)    // open water
+        #expect(WorkoutFileSports.place(fitSport: 1, subSport: 0) == nil)
+        #expect(WorkoutFileSports.place(fitSport: 1, subSport: nil) == nil)
+    }
+}

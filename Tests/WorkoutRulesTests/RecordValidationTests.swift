@@ -103,6 +103,9 @@ struct RecordValidationTests {
         RecordCase("a weigh-in before 2000", "measured_at_ms", "measuredAt", timeMessage + " (got 0)") { names throws(DomainError) in try weight(at: 0, names) },
         RecordCase("a line break in a weigh-in's note", "note", "note", "{} must not contain control characters (found U+000A)") { names throws(DomainError) in try weight(note: "a\nb", names) },
         RecordCase("a 257-byte note", "note", "note", "{} must be at most 256 bytes long (got 257 bytes)") { names throws(DomainError) in try weight(note: String(repeating: "w", count: 257), names) },
+        RecordCase("a location no version knows", "location", "location", "{} must be indoor, outdoor or not stated (got 7)") { names throws(DomainError) in
+            try RecordValidation.workoutDetail(WorkoutDetailFields(location: 7), names: names)
+        },
         RecordCase("February 30", "day", "day", "{} must be a real date from 2000-01-01 to 2100-12-31 (got year 2026, month 2, day 30)") { names throws(DomainError) in try steps((2026, 2, 30), names) },
         RecordCase("steps two days ahead", "day", "day", "{} must not be after 2026-09-22 (got 2026-09-23)") { names throws(DomainError) in try steps((2026, 9, 23), names) },
         RecordCase("an empty steps source", "source", "source", "{} must be 1 to 64 bytes long (got 0 bytes)") { names throws(DomainError) in try steps(source: "", names) },

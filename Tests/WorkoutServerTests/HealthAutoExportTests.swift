@@ -302,11 +302,13 @@ struct HealthAutoExportTests {
                 #expect(run.caloriesBurned == 200.5)            // 150.5 kcal + 209.2 kJ (50 kcal)
                 #expect(run.averageHeartRate == 148 && run.maxHeartRate == 171)
                 #expect(run.elevationGainM == 50 && run.steps == 5_100)
+                #expect(run.location == .outdoor)
                 let walk = try #require(workouts.first { $0.durationSeconds == 900 })
-                #expect(walk.workoutType == "walking" && walk.caloriesBurned == 0)
+                #expect(walk.workoutType == "walking" && walk.caloriesBurned == 0 && walk.location == .indoor)
                 // A maximum below the average is not a pair the server keeps: neither is.
                 let swim = try #require(workouts.first { $0.durationSeconds == 1_200 })
                 #expect(swim.workoutType == "swimming" && swim.caloriesBurned == 250 && swim.averageHeartRate == 0 && swim.maxHeartRate == 0)
+                #expect(swim.location == .unspecified)
                 // The two ISO 8601 points: 07:00 in +01:00 and 06:30Z, both on 2 November.
                 var summaries = Workout_V1_SummariesRequest()
                 summaries.fromDay.year = 2026; summaries.fromDay.month = 11; summaries.fromDay.day = 2

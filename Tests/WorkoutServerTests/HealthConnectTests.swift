@@ -210,7 +210,7 @@ struct HealthConnectTests {
                     let workouts = try android.call(MethodCatalog.workoutHistory, Workout_V1_WorkoutHistoryRequest()).workouts
                     #expect(Set(workouts.map(\.workoutType)) == ["running", "strength"])
                     let run = try #require(workouts.first { $0.workoutType == "running" })
-                    #expect(run.distanceM == 5_633 && run.steps == 4_100)
+                    #expect(run.distanceM == 5_633 && run.steps == 4_100 && run.location == .unspecified)
                 }
                 // The day's figure names the app it came from: Google Fit, the larger of two.
                 var changes = Workout_V1_ChangesRequest()
@@ -240,11 +240,15 @@ struct HealthConnectTests {
                 let mixed = try post("""
                 {"weight": [{"kilograms": 5000, "time": "\(Self.instant(day, 7))"}, {"kilograms": 70.2, "time": "\(Self.instant(day, 8))"}, {"kilograms": "heavy"}],
                  "steps": [{"count": 500, "start_time": "\(Self.instant(day, 9))", "end_time": "\(Self.instant(day, 10))"}],
-                 "exercise": [{"type": "9999", "start_time": "\(Self.instant(day, 11))", "duration_seconds": 600}]}
+                 "exercise": [{"type": "9999", "start_time": "\(Self.instant(day, 11))", "duration_seconds": 600},
+                              {"type": 57, "start_time": "\(Self.instant(day, 12))", "duration_seconds": 900}]}
                 """)
                 #expect(mixed.status == 200, "\(mixed.text)")
                 let answer = try #require(mixed.answer, "\(mixed.text)")
-                #expect(answer.weightEntries == 1 && answer.stepsSamples == 1)
+                #expect(answer.weightEntries == 1 && answer.stepsSamples == 1 && answer.workouts == 1)
+                // A treadmill (Health Connect's 57, as a JSON number) is a run done indoors.
+                let treadmill = try #require(try android.member.call(MethodCatalog.workoutHistory, Workout_V1_WorkoutHistoryRequest()).workouts.first)
+                #expect(treadmill.workoutType == "running" && treadmill.location == .indoor)
                 #expect(answer.refused == ["weight": 1] && answer.skipped == ["weight": 1, "exercise": 1], "\(mixed.text)")
                 #expect(answer.refusals.count == 1 && answer.refusals[0].hasPrefix("weight[0]: ") && answer.refusals[0].contains("5000"), "\(answer.refusals)")
 

@@ -67,7 +67,8 @@ package enum RecordChecks {
                 timeZone: workout.timeZone ?? "", names: names, now: now)
             try RecordValidation.workoutDetail(
                 WorkoutDetailFields(distanceM: workout.distanceM ?? 0, elevationGainM: workout.elevationGainM ?? 0,
-                                    averageHeartRate: workout.averageHeartRate ?? 0, maxHeartRate: workout.maxHeartRate ?? 0, steps: workout.steps ?? 0),
+                                    averageHeartRate: workout.averageHeartRate ?? 0, maxHeartRate: workout.maxHeartRate ?? 0, steps: workout.steps ?? 0,
+                                    location: workout.location?.wire.rawValue ?? 0),
                 names: names)
         case .meal(let meal):
             try RecordValidation.meal(

@@ -47,6 +47,8 @@ public struct Workout: Sendable, Hashable, Codable, Identifiable {
     /// Steps taken during the workout (up to 200,000), or `nil` if not stated. They do not add
     /// to the day's steps, which come from steps reports.
     public var steps: Int?
+    /// Where it was done, or `nil` if not stated.
+    public var location: WorkoutLocation?
 
     /// Creates a workout.
     ///
@@ -105,6 +107,7 @@ extension Workout {
         averageHeartRate = wire.averageHeartRate == 0 ? nil : Int(wire.averageHeartRate)
         maxHeartRate = wire.maxHeartRate == 0 ? nil : Int(wire.maxHeartRate)
         steps = wire.steps == 0 ? nil : Int(wire.steps)
+        location = WorkoutLocation(wire: wire.location)
     }
 
     /// This workout as the wire message (`nil` zone as empty, `nil` times as 0, `nil`
@@ -129,6 +132,7 @@ extension Workout {
         message.averageHeartRate = UInt32(clamping: averageHeartRate ?? 0)
         message.maxHeartRate = UInt32(clamping: maxHeartRate ?? 0)
         message.steps = UInt32(clamping: steps ?? 0)
+        message.location = location?.wire ?? .unspecified
         return message
     }
 }

@@ -20,7 +20,7 @@ extension HouseholdStore {
             timeZone: workout.timeZone, names: RecordFieldNames(.wire, prefix: "workout"), now: now)
         try RecordValidation.workoutDetail(
             WorkoutDetailFields(distanceM: workout.distanceM, elevationGainM: workout.elevationGainM, averageHeartRate: Int(workout.averageHeartRate),
-                                maxHeartRate: Int(workout.maxHeartRate), steps: Int(workout.steps)),
+                                maxHeartRate: Int(workout.maxHeartRate), steps: Int(workout.steps), location: workout.location.rawValue),
             names: RecordFieldNames(.wire, prefix: "workout"))
         var clean = Workout_V1_Workout()
         clean.id = id.data
@@ -36,6 +36,7 @@ extension HouseholdStore {
         clean.averageHeartRate = workout.averageHeartRate
         clean.maxHeartRate = workout.maxHeartRate
         clean.steps = workout.steps
+        clean.location = workout.location
         return (id, clean)
     }
 
@@ -46,6 +47,7 @@ extension HouseholdStore {
             && a.exercisesCompleted == b.exercisesCompleted && (ignoringTime || (a.performedAtMs == b.performedAtMs && a.timeZone == b.timeZone))
             && a.notes == b.notes && a.distanceM == b.distanceM && a.elevationGainM == b.elevationGainM
             && a.averageHeartRate == b.averageHeartRate && a.maxHeartRate == b.maxHeartRate && a.steps == b.steps
+            && a.location == b.location
     }
 
     /// Adds (`sign` = 1) or removes (`sign` = -1) a workout's share of the day and the totals.

@@ -158,6 +158,51 @@ package nonisolated enum Workout_V1_FitnessGoal: SwiftProtobuf.Enum, Swift.CaseI
 
 }
 
+/// Where a workout was done.
+package nonisolated enum Workout_V1_WorkoutLocation: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
+
+  /// Not stated.
+  case unspecified // = 0
+
+  /// Indoors: a treadmill, an indoor trainer, a pool hall, a gym.
+  case indoor // = 1
+
+  /// Outdoors: a road, a trail, open water.
+  case outdoor // = 2
+  case UNRECOGNIZED(Int)
+
+  package init() {
+    self = .unspecified
+  }
+
+  package init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .indoor
+    case 2: self = .outdoor
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  package var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .indoor: return 1
+    case .outdoor: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  package static let allCases: [Workout_V1_WorkoutLocation] = [
+    .unspecified,
+    .indoor,
+    .outdoor,
+  ]
+
+}
+
 /// The kind of a meal.
 package nonisolated enum Workout_V1_MealType: SwiftProtobuf.Enum, Swift.CaseIterable {
   package typealias RawValue = Int
@@ -527,6 +572,13 @@ package nonisolated struct Workout_V1_Workout: @unchecked Sendable {
   package var steps: UInt32 {
     get {_storage._steps}
     set {_uniqueStorage()._steps = newValue}
+  }
+
+  /// Where it was done, when known: a treadmill run is `running` done
+  /// indoors, not another kind. Unspecified = not stated.
+  package var location: Workout_V1_WorkoutLocation {
+    get {_storage._location}
+    set {_uniqueStorage()._location = newValue}
   }
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1028,6 +1080,10 @@ nonisolated extension Workout_V1_FitnessGoal: SwiftProtobuf._ProtoNameProviding 
   package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FITNESS_GOAL_UNSPECIFIED\0\u{1}FITNESS_GOAL_LOSE_WEIGHT\0\u{1}FITNESS_GOAL_MAINTAIN_WEIGHT\0\u{1}FITNESS_GOAL_GAIN_MUSCLE\0\u{1}FITNESS_GOAL_IMPROVE_ENDURANCE\0\u{1}FITNESS_GOAL_GENERAL_FITNESS\0")
 }
 
+nonisolated extension Workout_V1_WorkoutLocation: SwiftProtobuf._ProtoNameProviding {
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0WORKOUT_LOCATION_UNSPECIFIED\0\u{1}WORKOUT_LOCATION_INDOOR\0\u{1}WORKOUT_LOCATION_OUTDOOR\0")
+}
+
 nonisolated extension Workout_V1_MealType: SwiftProtobuf._ProtoNameProviding {
   package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0MEAL_TYPE_UNSPECIFIED\0\u{1}MEAL_TYPE_BREAKFAST\0\u{1}MEAL_TYPE_LUNCH\0\u{1}MEAL_TYPE_DINNER\0\u{1}MEAL_TYPE_SNACK\0\u{1}MEAL_TYPE_OTHER\0")
 }
@@ -1252,7 +1308,7 @@ nonisolated extension Workout_V1_Totals: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension Workout_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".Workout"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}workout_type\0\u{3}duration_seconds\0\u{3}calories_burned\0\u{3}exercises_completed\0\u{3}performed_at_ms\0\u{3}time_zone\0\u{3}local_day\0\u{1}notes\0\u{1}revision\0\u{3}created_at_ms\0\u{3}updated_at_ms\0\u{3}distance_m\0\u{3}elevation_gain_m\0\u{3}average_heart_rate\0\u{3}max_heart_rate\0\u{1}steps\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}workout_type\0\u{3}duration_seconds\0\u{3}calories_burned\0\u{3}exercises_completed\0\u{3}performed_at_ms\0\u{3}time_zone\0\u{3}local_day\0\u{1}notes\0\u{1}revision\0\u{3}created_at_ms\0\u{3}updated_at_ms\0\u{3}distance_m\0\u{3}elevation_gain_m\0\u{3}average_heart_rate\0\u{3}max_heart_rate\0\u{1}steps\0\u{1}location\0")
 
   fileprivate class _StorageClass {
     var _id: Data = Data()
@@ -1272,6 +1328,7 @@ nonisolated extension Workout_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._
     var _averageHeartRate: UInt32 = 0
     var _maxHeartRate: UInt32 = 0
     var _steps: UInt32 = 0
+    var _location: Workout_V1_WorkoutLocation = .unspecified
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1299,6 +1356,7 @@ nonisolated extension Workout_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._
       _averageHeartRate = source._averageHeartRate
       _maxHeartRate = source._maxHeartRate
       _steps = source._steps
+      _location = source._location
     }
   }
 
@@ -1334,6 +1392,7 @@ nonisolated extension Workout_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._
         case 15: try { try decoder.decodeSingularUInt32Field(value: &_storage._averageHeartRate) }()
         case 16: try { try decoder.decodeSingularUInt32Field(value: &_storage._maxHeartRate) }()
         case 17: try { try decoder.decodeSingularUInt32Field(value: &_storage._steps) }()
+        case 18: try { try decoder.decodeSingularEnumField(value: &_storage._location) }()
         default: break
         }
       }
@@ -1397,6 +1456,9 @@ nonisolated extension Workout_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._
       if _storage._steps != 0 {
         try visitor.visitSingularUInt32Field(value: _storage._steps, fieldNumber: 17)
       }
+      if _storage._location != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._location, fieldNumber: 18)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1423,6 +1485,7 @@ nonisolated extension Workout_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._
         if _storage._averageHeartRate != rhs_storage._averageHeartRate {return false}
         if _storage._maxHeartRate != rhs_storage._maxHeartRate {return false}
         if _storage._steps != rhs_storage._steps {return false}
+        if _storage._location != rhs_storage._location {return false}
         return true
       }
       if !storagesAreEqual {return false}

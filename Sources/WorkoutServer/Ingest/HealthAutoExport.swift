@@ -169,6 +169,11 @@ package struct HealthAutoExport: Sendable {
             if let steps = workout.stepCount?.total, steps.isFinite, RecordLimits.workoutSteps.contains(Int(steps.rounded())) {
                 converted.steps = UInt32(steps.rounded())
             }
+            // Where: version 2's `isIndoor`, else its `location`, else the Workout app's name.
+            let place: WorkoutPlace? = workout.isIndoor.map { $0 ? .indoor : .outdoor }
+                ?? workout.location.flatMap { ["indoor": WorkoutPlace.indoor, "outdoor": .outdoor][$0.lowercased()] }
+                ?? HealthWorkoutTypes.place(forName: name)
+            converted.location = place.flatMap { Workout_V1_WorkoutLocation(rawValue: $0.rawValue) } ?? .unspecified
             converted.notes = "Health Auto Export"
             var record = Workout_V1_ImportRecord()
             record.workout = converted
@@ -299,10 +304,13 @@ package struct HealthAutoExport: Sendable {
         var maxHeartRate: Quantity?
         /// Version 2's step samples.
         var stepCount: SummedQuantity?
+        /// Version 2's place: `isIndoor`, and `location` (`Indoor`, `Outdoor`, `Pool`).
+        var isIndoor: Bool?
+        var location: String?
 
         enum CodingKeys: String, CodingKey {
             case id, name, start, end, duration, activeEnergyBurned, activeEnergy, distance, elevationUp, heartRate, avgHeartRate, maxHeartRate
-            case stepCount
+            case stepCount, isIndoor, location
         }
 
         init(from decoder: any Decoder) throws {
@@ -320,6 +328,8 @@ package struct HealthAutoExport: Sendable {
             avgHeartRate = try? container.decodeIfPresent(Quantity.self, forKey: .avgHeartRate)
             maxHeartRate = try? container.decodeIfPresent(Quantity.self, forKey: .maxHeartRate)
             stepCount = try? container.decodeIfPresent(SummedQuantity.self, forKey: .stepCount)
+            isIndoor = try? container.decodeIfPresent(Bool.self, forKey: .isIndoor)
+            location = try? container.decodeIfPresent(String.self, forKey: .location)
         }
     }
 

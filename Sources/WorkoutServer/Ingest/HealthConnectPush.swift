@@ -132,6 +132,7 @@ package struct HealthConnectPush: Sendable {
                 workout.steps = UInt32(steps.rounded())
             }
             workout.notes = Self.note(source)
+            workout.location = HealthConnectExerciseTypes.place(for: written).flatMap { Workout_V1_WorkoutLocation(rawValue: $0.rawValue) } ?? .unspecified
             workout.id = IngestRecordID.derived(
                 namespace: Self.namespace,
                 "workout|\(source)|\(written)|\(start.milliseconds)|\(end?.milliseconds ?? 0)|\(workout.durationSeconds)|\(workout.distanceM)|\(workout.steps)")

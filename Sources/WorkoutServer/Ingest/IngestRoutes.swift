@@ -1,5 +1,6 @@
 import Foundation
 import WorkoutCore
+import WorkoutRules
 package import WorkoutProtocol
 
 /// A post to one of the ingest endpoints: its body as it came, and its `X-Signature`.
@@ -106,23 +107,38 @@ package enum IngestRoutes {
         _ entries: [IngestEntry], skipped: [String: Int], caller: Caller, household: HouseholdStore
     ) async throws -> [UInt8] {
         var answer = Answer(skipped: skipped)
-        var accepted: [Workout_V1_ImportRecord] = []
+        func refuse(_ entry: IngestEntry, _ reason: String) {
+            answer.refused[String(entry.field.prefix { $0 != "[" }), default: 0] += 1
+            if answer.refusals.count < maxRefusalsShown { answer.refusals.append("\(entry.field): \(reason)") }
+        }
+        var accepted: [IngestEntry] = []
         accepted.reserveCapacity(entries.count)
         for entry in entries {
             if let refusal = household.importRefusal(of: entry.record) {
-                let kind = String(entry.field.prefix { $0 != "[" })
-                answer.refused[kind, default: 0] += 1
-                if answer.refusals.count < maxRefusalsShown { answer.refusals.append("\(entry.field): \(refusal)") }
+                refuse(entry, refusal)
             } else {
-                accepted.append(entry.record)
+                accepted.append(entry)
             }
         }
         let size = HouseholdStore.maxImportBatchRecords
         // A file of no workout stores nothing and answers so (ImportRecords takes no empty batch).
         for start in stride(from: 0, to: accepted.count, by: size) {
-            var request = Workout_V1_ImportRecordsRequest()
-            request.records = Array(accepted[start..<min(start + size, accepted.count)])
-            let imported = try await household.importRecords(caller, request)
+            var batch = Array(accepted[start..<min(start + size, accepted.count)])
+            var imported = Workout_V1_ImportRecordsResponse()
+            // A record already stored under its id with other content (a workout a phone sent
+            // before this server read more of its fields, or an earlier version of the app's
+            // export) is kept as stored and named; the rest of the batch goes in without it.
+            while !batch.isEmpty {
+                var request = Workout_V1_ImportRecordsRequest()
+                request.records = batch.map(\.record)
+                do {
+                    imported = try await household.importRecords(caller, request)
+                    break
+                } catch let error as DomainError where error.code == .alreadyExists {
+                    guard let index = Self.recordIndex(error.field), batch.indices.contains(index) else { throw error }
+                    refuse(batch.remove(at: index), "already stored with other content; the stored record is kept")
+                }
+            }
             answer.workouts += imported.workouts
             answer.meals += imported.meals
             answer.weightEntries += imported.weightEntries
@@ -133,5 +149,11 @@ package enum IngestRoutes {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Array(try encoder.encode(answer))
+    }
+
+    /// The record an ImportRecords error names (`records[12].workout.id` → 12).
+    private static func recordIndex(_ field: String?) -> Int? {
+        guard let field, field.hasPrefix("records["), let close = field.firstIndex(of: "]") else { return nil }
+        return Int(field[field.index(field.startIndex, offsetBy: "records[".count)..<close])
     }
 }

@@ -37,6 +37,7 @@ enum WorkoutFileUpload {
             workout.elevationGainM = kept.ascentMetres ?? 0
             workout.averageHeartRate = kept.averageHeartRate.map { UInt32($0) } ?? 0
             workout.maxHeartRate = kept.maxHeartRate.map { UInt32($0) } ?? 0
+            workout.location = kept.place.flatMap { Workout_V1_WorkoutLocation(rawValue: $0.rawValue) } ?? .unspecified
             var record = Workout_V1_ImportRecord()
             record.workout = workout
             entries.append(IngestEntry(field: "workout[\(index)]", record: record))

@@ -43,6 +43,15 @@ struct LogWorkoutCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Steps taken during the workout.", valueName: "count"))
     var steps: Int?
 
+    @Flag(help: "Done indoors (a treadmill, a trainer, a gym).")
+    var indoor = false
+
+    @Flag(help: "Done outdoors.")
+    var outdoor = false
+
+    /// `--indoor` or `--outdoor`, when one was given.
+    var location: WorkoutLocation? { indoor ? .indoor : outdoor ? .outdoor : nil }
+
     /// The request fields of the detail by the option that sets them.
     static let fieldOptions = [
         "workout.distance_m": "--km", "workout.elevation_gain_m": "--climb", "workout.average_heart_rate": "--avg-hr",
@@ -54,6 +63,7 @@ struct LogWorkoutCommand: AsyncParsableCommand {
     /// Checks the values against the server's bounds, said as typed (``InputBounds``).
     func checkBounds() throws(CLIError) {
         try InputBounds.minutes(minutes)
+        if indoor, outdoor { throw CLIError(.invalidInput, "invalid input: give --indoor or --outdoor, not both") }
         if let calories { try InputBounds.workoutCalories(calories) }
         try InputBounds.exercises(exercises)
         if let km, !km.isFinite || km <= 0 || km > 1_000 {
@@ -80,6 +90,7 @@ struct LogWorkoutCommand: AsyncParsableCommand {
         workout.averageHeartRate = averageHeartRate
         workout.maxHeartRate = maxHeartRate
         workout.steps = steps
+        workout.location = location
         let delivered = try await session.deliver(.logWorkout(workout), action: "log workouts", fieldOptions: Self.fieldOptions)
         guard case .sent(.loggedWorkout(let logged)) = delivered.delivery else {
             if case .queued(let queued, let reason) = delivered.delivery {
@@ -106,3 +117,4 @@ struct LogWorkoutCommand: AsyncParsableCommand {
         member.printNote()
     }
 }
+

@@ -34,7 +34,7 @@ extension ExportDocument {
     static let csvColumns = [
         "kind", "id", "parent_id", "time", "day", "type", "name", "amount", "unit", "duration_seconds",
         "calories", "protein_g", "carbs_g", "fat_g", "exercises", "points", "note", "time_zone",
-        "distance_m", "elevation_gain_m", "average_heart_rate", "max_heart_rate", "steps",
+        "distance_m", "elevation_gain_m", "average_heart_rate", "max_heart_rate", "steps", "location",
     ]
 
     /// The document as CSV text, header first.
@@ -72,7 +72,7 @@ extension ExportDocument {
                 "exercises": String(workout.exercisesCompleted), "note": workout.notes, "time_zone": workout.timeZone ?? "",
                 "distance_m": workout.distanceM.map(Self.number) ?? "", "elevation_gain_m": workout.elevationGainM.map(Self.number) ?? "",
                 "average_heart_rate": workout.averageHeartRate.map(String.init) ?? "", "max_heart_rate": workout.maxHeartRate.map(String.init) ?? "",
-                "steps": workout.steps.map(String.init) ?? "",
+                "steps": workout.steps.map(String.init) ?? "", "location": workout.location?.rawValue ?? "",
             ])
         }
         for meal in meals {

@@ -2,9 +2,14 @@ import WorkoutClient
 
 /// Short descriptions of records shared by several commands.
 enum Describe {
-    /// A workout's detail, as parts of a line: "5.2 km", "climbed 42 m", "avg 151 bpm", "max 178 bpm", "4,870 steps".
+    /// A workout's detail, as parts of a line: "indoors", "5.2 km", "climbed 42 m", "avg 151 bpm", "max 178 bpm", "4,870 steps".
     static func workoutDetail(_ workout: Workout) -> [String] {
         var parts: [String] = []
+        switch workout.location {
+        case .indoor?: parts.append("indoors")
+        case .outdoor?: parts.append("outdoors")
+        case nil: break
+        }
         if let metres = workout.distanceM { parts.append("\(Format.number(metres / 1_000, decimals: 2)) km") }
         if let climb = workout.elevationGainM, climb > 0 { parts.append("climbed \(Format.number(climb, decimals: 0)) m") }
         if let average = workout.averageHeartRate { parts.append("avg \(average) bpm") }

@@ -49,15 +49,15 @@ struct ExportDocumentTests {
     func csv() {
         let lines = Self.document.csv().components(separatedBy: "\r\n")
         #expect(lines == [
-            "kind,id,parent_id,time,day,type,name,amount,unit,duration_seconds,calories,protein_g,carbs_g,fat_g,exercises,points,note,time_zone,distance_m,elevation_gain_m,average_heart_rate,max_heart_rate,steps",
-            "profile,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7d,,2025-06-01T05:30:00Z,,owner,Ada Lovelace,,Europe/Berlin,,,,,,,,ada@example.com,,,,,,",
-            "totals,,,,,,,1,level,1800,280,,,,1,150,current streak 1 day; longest 1 day,,,,,,",
-            "workout,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7c,,2025-06-01T05:30:00Z,2025-06-01,running,,,,1800,280,,,,3,,\"easy, with \"\"hills\"\"\",,,,,,",
-            "meal,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7b,,2025-06-01T05:30:00Z,2025-06-01,breakfast,Porridge,,,,485.5,13,60,7,,,,,,,,,",
-            "food_item,1,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7b,2025-06-01T05:30:00Z,2025-06-01,,oats,,,,380,13,60,7,,,,,,,,,",
-            "food_item,2,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7b,2025-06-01T05:30:00Z,2025-06-01,,\"banana, ripe\",1.5,servings,,105.5,0,0,0,,,,,,,,,",
-            "steps,,,,2025-06-01,,,8500,steps,,,,,,,,phone=8500; cli=8000,,,,,,",
-            "achievement,workout_1,,2025-06-01T05:30:00Z,,unlocked,First workout,1,of 1,,,,,,,100,Complete your first workout,,,,,,",
+            "kind,id,parent_id,time,day,type,name,amount,unit,duration_seconds,calories,protein_g,carbs_g,fat_g,exercises,points,note,time_zone,distance_m,elevation_gain_m,average_heart_rate,max_heart_rate,steps,location",
+            "profile,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7d,,2025-06-01T05:30:00Z,,owner,Ada Lovelace,,Europe/Berlin,,,,,,,,ada@example.com,,,,,,,",
+            "totals,,,,,,,1,level,1800,280,,,,1,150,current streak 1 day; longest 1 day,,,,,,,",
+            "workout,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7c,,2025-06-01T05:30:00Z,2025-06-01,running,,,,1800,280,,,,3,,\"easy, with \"\"hills\"\"\",,,,,,,",
+            "meal,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7b,,2025-06-01T05:30:00Z,2025-06-01,breakfast,Porridge,,,,485.5,13,60,7,,,,,,,,,,",
+            "food_item,1,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7b,2025-06-01T05:30:00Z,2025-06-01,,oats,,,,380,13,60,7,,,,,,,,,,",
+            "food_item,2,0190a5b2-7c3e-7d4f-9a1b-2c3d4e5f6a7b,2025-06-01T05:30:00Z,2025-06-01,,\"banana, ripe\",1.5,servings,,105.5,0,0,0,,,,,,,,,,",
+            "steps,,,,2025-06-01,,,8500,steps,,,,,,,,phone=8500; cli=8000,,,,,,,",
+            "achievement,workout_1,,2025-06-01T05:30:00Z,,unlocked,First workout,1,of 1,,,,,,,100,Complete your first workout,,,,,,,",
             "",
         ])
     }

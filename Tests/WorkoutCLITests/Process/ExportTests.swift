@@ -26,11 +26,11 @@ struct ExportTests {
 
             let csv = try await household.succeed(["export", "--format", "csv"])
             let records = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-            #expect(records.first == "kind,id,parent_id,time,day,type,name,amount,unit,duration_seconds,calories,protein_g,carbs_g,fat_g,exercises,points,note,time_zone,distance_m,elevation_gain_m,average_heart_rate,max_heart_rate,steps")
+            #expect(records.first == "kind,id,parent_id,time,day,type,name,amount,unit,duration_seconds,calories,protein_g,carbs_g,fat_g,exercises,points,note,time_zone,distance_m,elevation_gain_m,average_heart_rate,max_heart_rate,steps,location")
             #expect(records.map { $0.prefix { $0 != "," } } == ["kind", "profile", "totals", "workout", "meal", "food_item", "food_item", "weight", "steps", "achievement"])
             #expect(records.contains { $0.hasPrefix("workout,") && $0.contains(",\"hills, \"\"steep\"\"\",") }, "\(csv)")
             #expect(records.contains { $0.hasPrefix("food_item,1,") && $0.contains(",\"bread, rye\",,,,180,6,33,2,") }, "\(csv)")
-            #expect(records.contains { $0.hasPrefix("steps,") && $0.contains(",8500,steps,") && $0.hasSuffix(",phone=8500,,,,,,") }, "\(csv)")
+            #expect(records.contains { $0.hasPrefix("steps,") && $0.contains(",8500,steps,") && $0.hasSuffix(",phone=8500,,,,,,,") }, "\(csv)")
             #expect(!csv.contains("\n") || csv.components(separatedBy: "\n").dropLast().allSatisfy { $0.hasSuffix("\r") }, "CRLF line ends")
         }
     }
