@@ -318,4 +318,32 @@ struct HealthAutoExportTests {
             }
         }
     }
+
+    @Test("A workout already stored under its id with other content is kept as stored and named; the rest of the push goes in")
+    func changedWorkoutKept() async throws {
+        try await withServer(tls: false) { _, _, port in
+            try await blocking {
+                let owner = try TestConnection.owner(port: port)
+                var create = Workout_V1_CreateDeviceTokenRequest()
+                create.name = "Health Auto Export"
+                create.scopes = [.import]
+                let phone = try HTTPTestClient(port: port)
+                phone.token = try owner.call(MethodCatalog.createDeviceToken, create).token
+                let day = Self.days[0]
+                func body(_ extra: String, workouts: String = "") -> [UInt8] {
+                    Array(#"{"data": {"workouts": [{"id": "R1", "name": "Running", "start": "\#(Self.stamp(day, 18))", "end": "\#(Self.stamp(day, 18, 40))", "duration": 2400\#(extra)}\#(workouts)]}}"#.utf8)
+                }
+                #expect(try phone.request("POST", "/ingest/health-auto-export", body: body("")).status == 200)
+                // The app's next export says more of the same run (as a newer server reads more
+                // of its fields), and holds a new walk.
+                let walk = #", {"id": "W2", "name": "Walking", "start": "\#(Self.stamp(day, 12))", "duration": 900}"#
+                let answer = try phone.request("POST", "/ingest/health-auto-export", body: body(#", "isIndoor": true"#, workouts: walk))
+                #expect(answer.status == 200, "\(answer.text)")
+                #expect(answer.text.contains(#""workouts":1"#) && answer.text.contains(#""refused":{"workouts":1}"#), "\(answer.text)")
+                #expect(answer.text.contains("workouts[0]: already stored with other content"), "\(answer.text)")
+                let stored = try owner.call(MethodCatalog.workoutHistory, Workout_V1_WorkoutHistoryRequest()).workouts
+                #expect(stored.count == 2 && stored.first { $0.durationSeconds == 2_400 }?.location == .unspecified)
+            }
+        }
+    }
 }
