@@ -29,7 +29,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     case exportCSV = "export-csv"
     /// The spreadsheet CSV: a header line per kind (see `Sources/workout/README.md`).
     case csv
-    /// A workout file: a FIT activity, a GPX track or a TCX activity, gzip-compressed or not.
+    /// A workout file: a FIT activity, a GPX track or a TCX activity, gzip-compressed or not,
+    /// or a zip archive of them (Strava's or Garmin Connect's bulk export).
     case workoutFile = "workout-file"
 
     /// The format a file's name and first bytes suggest.
@@ -41,7 +42,17 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
         for suffix in [".fit", ".gpx", ".tcx"] where lower.hasSuffix(suffix) || lower.hasSuffix(suffix + ".gz") {
             return .workoutFile
         }
-        if lower.hasSuffix(".zip") || lower.hasSuffix(".xml") { return .appleHealth }
+        if lower.hasSuffix(".zip") {
+            // The Health app's export.zip, or a bulk export of workout files: the archive says.
+            guard let handle = FileHandle(forReadingAtPath: path) else { return .appleHealth }
+            defer { try? handle.close() }
+            let names = ((try? ZipDirectory.entries(in: handle, archive: path)) ?? []).map(\.name)
+            if !names.contains(where: { $0.hasSuffix("export.xml") }), names.contains(where: WorkoutFileArchiveSource.isWorkoutFile) {
+                return .workoutFile
+            }
+            return .appleHealth
+        }
+        if lower.hasSuffix(".xml") { return .appleHealth }
         if lower.hasSuffix(".json") { return .exportJSON }
         guard lower.hasSuffix(".csv"), let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
@@ -86,7 +97,12 @@ public enum ImportSources {
         case .exportJSON: return ExportJSONSource(path: path)
         case .exportCSV: return ExportCSVSource(path: path)
         case .csv: return SpreadsheetCSVSource(path: path, defaultTimeZone: defaultTimeZone)
-        case .workoutFile: return WorkoutFileSource(path: path)
+        case .workoutFile:
+            let head = FileHandle(forReadingAtPath: path).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 4)
+            } ?? Data()
+            return head.starts(with: [0x50, 0x4B, 0x03, 0x04]) ? WorkoutFileArchiveSource(path: path) : WorkoutFileSource(path: path)
         }
     }
 

@@ -36,6 +36,12 @@ struct WorkoutFileSource: ImportSource {
         } catch {
             throw ImportSourceError("\(name): \(error.message)")
         }
+        try Self.deliver(read, name: name, body)
+    }
+
+    /// The events of a file read: its skipped sessions, then its workouts, located by `name`
+    /// (`run.fit`, `run.fit workout 2` when it holds several).
+    static func deliver(_ read: (kind: WorkoutFile.Kind, contents: FITActivityFile.Contents), name: String, _ body: (ImportEvent) throws -> Void) throws {
         for reason in read.contents.skipped {
             try body(.skipped(ImportIssue(location: name, kind: .workout, reason: reason)))
         }

@@ -27,13 +27,26 @@ final class ZipEntryStream: InputStream {
     ///
     /// - Throws: ``ImportSourceError`` when the file is not a zip archive, has no such entry,
     ///   or compresses it with a method other than deflate or none.
-    init(archive path: String, entrySuffix: String, counter: ImportByteCounter) throws {
+    convenience init(archive path: String, entrySuffix: String, counter: ImportByteCounter) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportSourceError("cannot open \(path)") }
-        self.handle = handle
-        self.counter = counter
         let entry: ZipDirectory.Entry
         do {
             entry = try ZipDirectory.entry(in: handle, endingWith: entrySuffix, archive: path)
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        try self.init(archive: path, handle: handle, entry: entry, counter: counter)
+    }
+
+    /// Opens `entry` of the archive `handle` reads (the stream owns the handle, and closes it).
+    ///
+    /// - Throws: ``ImportSourceError`` when the entry's local header is damaged or it is
+    ///   compressed with a method other than deflate or none.
+    init(archive path: String, handle: FileHandle, entry: ZipDirectory.Entry, counter: ImportByteCounter) throws {
+        self.handle = handle
+        self.counter = counter
+        do {
             try handle.seek(toOffset: entry.localHeaderOffset)
             guard let header = try handle.read(upToCount: 30), header.count == 30, header.littleEndian32(at: 0) == 0x0403_4B50 else {
                 throw ImportSourceError("\(path): the local header of \(entry.name) is damaged")
@@ -138,11 +151,23 @@ enum ZipDirectory {
         var name: String
         var method: UInt16
         var compressedSize: UInt64
+        var uncompressedSize: UInt64
         var localHeaderOffset: UInt64
     }
 
-    /// The first entry whose name ends with `suffix`.
+    /// The most entries read from one directory.
+    static let maxEntries = 100_000
+
+    /// The first entry whose name ends with `suffix` (the Health app's resource forks under
+    /// `__MACOSX/` left out).
     static func entry(in handle: FileHandle, endingWith suffix: String, archive: String) throws -> Entry {
+        if let entry = try entries(in: handle, archive: archive).first(where: { $0.name.hasSuffix(suffix) }) { return entry }
+        throw ImportSourceError("\(archive) holds no \(suffix) (is it the Health app's export?)")
+    }
+
+    /// Every entry of the archive, in the directory's order, without the `__MACOSX/` resource
+    /// forks macOS adds.
+    static func entries(in handle: FileHandle, archive: String) throws -> [Entry] {
         let size = try handle.seekToEnd()
         // The end-of-central-directory record is within the last 22 + 65535 bytes.
         let tailLength = min(size, 22 + 65_535)
@@ -168,11 +193,13 @@ enum ZipDirectory {
         try handle.seek(toOffset: directoryOffset)
         let directory = try handle.read(upToCount: Int(directorySize)) ?? Data()
         var position = 0
+        var entries: [Entry] = []
+        guard count <= UInt64(maxEntries) else { throw ImportSourceError("\(archive) holds \(count) files; more than \(maxEntries) are not read") }
         for _ in 0..<count {
             guard position + 46 <= directory.count, directory.littleEndian32(at: position) == 0x0201_4B50 else { break }
             let method = directory.littleEndian16(at: position + 10)
             var compressed = UInt64(directory.littleEndian32(at: position + 20))
-            let uncompressed = UInt64(directory.littleEndian32(at: position + 24))
+            var uncompressed = UInt64(directory.littleEndian32(at: position + 24))
             let nameLength = Int(directory.littleEndian16(at: position + 28))
             let extraLength = Int(directory.littleEndian16(at: position + 30))
             let commentLength = Int(directory.littleEndian16(at: position + 32))
@@ -188,18 +215,18 @@ enum ZipDirectory {
                 let length = Int(directory.littleEndian16(at: extra + 2))
                 if id == 1 {
                     var field = extra + 4
-                    if uncompressed == 0xFFFF_FFFF { field += 8 }
+                    if uncompressed == 0xFFFF_FFFF, field + 8 <= extraEnd { uncompressed = directory.littleEndian64(at: field); field += 8 }
                     if compressed == 0xFFFF_FFFF, field + 8 <= extraEnd { compressed = directory.littleEndian64(at: field); field += 8 }
                     if offset == 0xFFFF_FFFF, field + 8 <= extraEnd { offset = directory.littleEndian64(at: field) }
                 }
                 extra += 4 + length
             }
-            if name.hasSuffix(suffix), !name.hasPrefix("__MACOSX/") {
-                return Entry(name: name, method: method, compressedSize: compressed, localHeaderOffset: offset)
+            if !name.hasPrefix("__MACOSX/") {
+                entries.append(Entry(name: name, method: method, compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: offset))
             }
             position += 46 + nameLength + extraLength + commentLength
         }
-        throw ImportSourceError("\(archive) holds no \(suffix) (is it the Health app's export?)")
+        return entries
     }
 }
 

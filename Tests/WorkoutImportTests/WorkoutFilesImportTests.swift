@@ -372,6 +372,66 @@ struct WorkoutFilesImportTests {
         }
     }
 
+    /// A zip archive of `files` (name, bytes), written by Python's zipfile, deflated.
+    static func writeZip(_ files: [(String, [UInt8])], to path: String, directory: String) throws {
+        var arguments = [path]
+        for (index, (name, bytes)) in files.enumerated() {
+            let file = directory + "/zip-part-\(index)"
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            arguments += [file, name]
+        }
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
+                for source, name in zip(sys.argv[2::2], sys.argv[3::2]):
+                    z.write(source, name)
+            """] + arguments
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+    }
+
+    @Test("A Strava-style bulk export: its FIT, GPX and TCX files (gzip-compressed or not) come in with the ids they have alone; a damaged one is named and skipped; other files are not read", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    func bulkExport() async throws {
+        try await withTemporaryDirectory { directory in
+            let fit = FITWriter.activity(created: Self.start, points: 100, sessions: [Self.run])
+            let gpx = Array(Self.gpx(points: 500, type: "hiking", name: "Hike").utf8)
+            var damaged = FITWriter.activity(serial: 7, created: Self.start, sessions: [Self.run])
+            damaged[40] ^= 0xFF
+            let archive = directory + "/export_12345.zip"
+            try Self.writeZip([
+                ("activities/1001.fit.gz", try Self.gzip(fit)), ("activities/1002.gpx", gpx),
+                ("activities/1003.tcx.gz", try Self.gzip(Array(Self.tcx.utf8))), ("activities/1004.fit", damaged),
+                ("activities.csv", Array("Activity ID,Activity Name\n1001,Morning Run\n".utf8)), ("media/photo.jpg", [0xFF, 0xD8, 0xFF]),
+                ("__MACOSX/activities/._1002.gpx", [0, 5, 22, 7]),
+            ], to: archive, directory: directory)
+            #expect(ImportFormat.guess(path: archive) == .workoutFile)
+            let (workouts, issues) = try Self.events(archive)
+            #expect(workouts.map(\.type) == ["running", "hiking", "cycling"])
+            #expect(issues.count == 1 && issues[0].location == "export_12345.zip: activities/1004.fit", "\(issues)")
+            #expect(issues.first?.reason.contains("check (CRC) does not match") == true, "\(issues)")
+            // The same ids as each file alone.
+            let alone = directory + "/1001.fit"
+            try Data(fit).write(to: URL(fileURLWithPath: alone))
+            #expect(try Self.events(alone).workouts.map(\.id) == [workouts[0].id])
+            // Through a real server: the archive after its first file alone stores the two others.
+            try await LiveServer.run { live in
+                let client = live.client()
+                _ = try await client.login(email: ownerEmail, password: ownerPassword)
+                _ = try await ImportSession(source: ImportSources.open(path: alone, format: .workoutFile)).run(client: client)
+                let report = try await ImportSession(source: ImportSources.open(path: archive, format: .workoutFile)).run(client: client)
+                #expect(report.recordsStored == 2 && report.unchanged == 1, "\(report)")
+                #expect(try await client.profile().totals.totalWorkouts == 3)
+            }
+            // An archive of no workout file says so.
+            let empty = directory + "/photos.zip"
+            try Self.writeZip([("media/photo.jpg", [0xFF, 0xD8, 0xFF])], to: empty, directory: directory)
+            #expect(throws: ImportSourceError.self) { try Self.events(empty) }
+        }
+    }
+
     /// `bytes` in gzip, as Strava's bulk export compresses its activities.
     static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()

@@ -16,7 +16,8 @@ struct ImportCommand: AsyncParsableCommand {
             FILE is Apple Health's export.zip or the export.xml inside it, a file `workout export` \
             wrote (JSON or CSV), a spreadsheet CSV with a header line per kind (see Sources/workout/README.md), \
             or a workout file a watch or Garmin Connect or Strava wrote: FIT, GPX or TCX, gzip-compressed or not \
-            (*.fit, *.gpx.gz …). The format is guessed from the file's name unless --format says it.
+            (*.fit, *.gpx.gz …), or a zip of them (Strava's bulk export). The format is guessed from the file's \
+            name (and a zip's contents) unless --format says it.
 
             Totals, streaks, points, level and achievements come out as if each record had been \
             logged when it happened. Every record gets an id derived from the file, so importing \
