@@ -29,7 +29,7 @@ extension WorkoutClient {
             try RecordChecks.check(record, prefix: "records[\(index)].\(record.kind.rawValue)", now: now)
         }
         var request = Workout_V1_ImportRecordsRequest()
-        request.records = records.map(\.wire)
+        request.records = try records.map { record throws(WorkoutError) in try record.wire() }
         return ImportedBatch(wire: try await call(MethodCatalog.importRecords, request, idempotent: true))
     }
 }

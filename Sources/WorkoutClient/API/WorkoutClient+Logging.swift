@@ -23,7 +23,7 @@ extension WorkoutClient {
     public func logWorkout(_ workout: Workout) async throws(WorkoutError) -> LoggedWorkout {
         var request = Workout_V1_LogWorkoutRequest()
         try RecordChecks.check(.workout(workout), prefix: "workout")
-        request.workout = workout.wire
+        request.workout = try workout.wire()
         return LoggedWorkout(wire: try await call(MethodCatalog.logWorkout, request, idempotent: true))
     }
 
@@ -37,7 +37,7 @@ extension WorkoutClient {
     public func updateWorkout(_ workout: Workout, expectedRevision: UInt64? = nil) async throws(WorkoutError) -> UpdatedWorkout {
         var request = Workout_V1_UpdateWorkoutRequest()
         try RecordChecks.check(.workout(workout), prefix: "workout")
-        request.workout = workout.wire
+        request.workout = try workout.wire()
         request.expectedRevision = expectedRevision ?? 0
         return UpdatedWorkout(wire: try await call(MethodCatalog.updateWorkout, request, idempotent: expectedRevision == nil))
     }
@@ -141,7 +141,7 @@ extension WorkoutClient {
     public func reportSteps(_ report: StepsReport) async throws(WorkoutError) -> StepsUpdate {
         var request = Workout_V1_ReportStepsRequest()
         try RecordChecks.check(.steps(report), prefix: "report")
-        request.report = report.wire
+        request.report = try report.wire()
         return StepsUpdate(wire: try await call(MethodCatalog.reportSteps, request, idempotent: true))
     }
 }

@@ -11,7 +11,7 @@ extension WorkoutClient {
     ///   another template of the member's has; `RESOURCE_EXHAUSTED` past 200 templates.
     public func saveTemplate(_ template: Template) async throws(WorkoutError) -> Template {
         var request = Workout_V1_SaveTemplateRequest()
-        request.template = template.wire
+        request.template = try template.wire()
         return Template(wire: try await call(MethodCatalog.saveTemplate, request, idempotent: true).template)
     }
 

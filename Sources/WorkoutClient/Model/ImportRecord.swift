@@ -69,13 +69,15 @@ public enum ImportKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
 
 extension ImportRecord {
     /// This record as the wire message.
-    var wire: Workout_V1_ImportRecord {
+    ///
+    /// - Throws: ``WorkoutError`` for a count that does not fit the wire.
+    func wire() throws(WorkoutError) -> Workout_V1_ImportRecord {
         var message = Workout_V1_ImportRecord()
         switch self {
-        case .workout(let workout): message.workout = workout.wire
+        case .workout(let workout): message.workout = try workout.wire()
         case .meal(let meal): message.meal = meal.wire
         case .weight(let entry): message.weightEntry = entry.wire
-        case .steps(let report): message.steps = report.wire
+        case .steps(let report): message.steps = try report.wire()
         }
         return message
     }

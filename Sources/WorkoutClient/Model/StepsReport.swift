@@ -51,12 +51,15 @@ extension StepsReport {
     }
 
     /// This report as the wire message. The calls that send it check it first
-    /// (``validate(now:)``), so a count out of bounds is refused there, never clamped here.
-    var wire: Workout_V1_StepsReport {
+    /// (``validate(now:)``); a count that would still not fit the wire is refused by name
+    /// here, never clamped.
+    ///
+    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` for steps below 0 or above 32 bits.
+    func wire() throws(WorkoutError) -> Workout_V1_StepsReport {
         var message = Workout_V1_StepsReport()
         message.day = day.wire
         message.source = source
-        message.steps = UInt32(clamping: steps)
+        message.steps = try WireCount.exact(steps, field: "steps", wireField: "report.steps")
         message.reportedAtMs = reportedAt.wireMilliseconds
         message.revision = revision
         return message

@@ -60,13 +60,15 @@ extension Template {
     }
 
     /// The template as the wire message.
-    var wire: Workout_V1_Template {
+    ///
+    /// - Throws: ``WorkoutError`` for a workout's count that does not fit the wire.
+    func wire() throws(WorkoutError) -> Workout_V1_Template {
         var message = Workout_V1_Template()
         message.id = id.wireBytes
         message.name = name
         switch content {
         case .meal(let meal): message.meal = meal.wire
-        case .workout(let workout): message.workout = workout.wire
+        case .workout(let workout): message.workout = try workout.wire()
         }
         return message
     }

@@ -26,4 +26,14 @@ enum WireCount {
         }
         return count
     }
+
+    /// The value as the wire's `uint32`, exactly, or the refusal: for a field whose bounds the
+    /// call has already checked (``RecordChecks``), so a value that would not fit is refused by
+    /// name rather than clamped into another value.
+    ///
+    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` naming the field, when `value` is negative
+    ///   or above 4,294,967,295.
+    static func exact(_ value: Int, field: String, wireField: String) throws(WorkoutError) -> UInt32 {
+        try check(value, field: field, wireField: wireField, range: 0...Int(UInt32.max))
+    }
 }

@@ -111,15 +111,17 @@ extension Workout {
     }
 
     /// This workout as the wire message (`nil` zone as empty, `nil` times as 0, `nil`
-    /// local day unset). The calls that send it check it first (``validate(now:)``), so a
-    /// duration or count out of bounds is refused there, never clamped here.
-    var wire: Workout_V1_Workout {
+    /// local day unset). The calls that send it check it first (``validate(now:)``); a count
+    /// that would still not fit the wire is refused by name here, never clamped.
+    ///
+    /// - Throws: ``WorkoutError`` `INVALID_ARGUMENT` for a count below 0 or above 32 bits.
+    func wire() throws(WorkoutError) -> Workout_V1_Workout {
         var message = Workout_V1_Workout()
         message.id = id.wireBytes
         message.workoutType = type
-        message.durationSeconds = UInt32(clamping: durationSeconds)
+        message.durationSeconds = try WireCount.exact(durationSeconds, field: "durationSeconds", wireField: "workout.duration_seconds")
         message.caloriesBurned = caloriesBurned
-        message.exercisesCompleted = UInt32(clamping: exercisesCompleted)
+        message.exercisesCompleted = try WireCount.exact(exercisesCompleted, field: "exercisesCompleted", wireField: "workout.exercises_completed")
         message.performedAtMs = performedAt.wireMilliseconds
         message.timeZone = timeZone ?? ""
         if let localDay { message.localDay = localDay.wire }
@@ -129,9 +131,9 @@ extension Workout {
         message.updatedAtMs = updatedAt.wireMilliseconds
         message.distanceM = distanceM ?? 0
         message.elevationGainM = elevationGainM ?? 0
-        message.averageHeartRate = UInt32(clamping: averageHeartRate ?? 0)
-        message.maxHeartRate = UInt32(clamping: maxHeartRate ?? 0)
-        message.steps = UInt32(clamping: steps ?? 0)
+        message.averageHeartRate = try WireCount.exact(averageHeartRate ?? 0, field: "averageHeartRate", wireField: "workout.average_heart_rate")
+        message.maxHeartRate = try WireCount.exact(maxHeartRate ?? 0, field: "maxHeartRate", wireField: "workout.max_heart_rate")
+        message.steps = try WireCount.exact(steps ?? 0, field: "steps", wireField: "workout.steps")
         message.location = location?.wire ?? .unspecified
         return message
     }

@@ -39,6 +39,8 @@ package struct HTTPRequestParser: Sendable {
     private var buffer: [UInt8] = []
     /// Where the search for the head's end resumes (bytes before it were searched).
     private var searchedUpTo = 0
+    /// How many bytes of the request line have been checked to be ones a request line can hold.
+    private var requestLineCheckedUpTo = 0
 
     /// A parser with these bounds.
     package init(maxHeadBytes: Int, maxHeaderCount: Int) {
@@ -71,6 +73,7 @@ package struct HTTPRequestParser: Sendable {
             searchedUpTo = max(0, searchedUpTo - start)
         }
         guard let end = headEnd() else {
+            try checkRequestLineSoFar()
             if buffer.count > maxHeadBytes {
                 throw HTTPRequestError(.requestHeaderFieldsTooLarge, "the request's head (request line and header fields) is larger than \(maxHeadBytes) bytes")
             }
@@ -82,7 +85,36 @@ package struct HTTPRequestParser: Sendable {
         let head = try parseHead(buffer[0..<end.headLength])
         buffer.removeFirst(end.consumed)
         searchedUpTo = 0
+        requestLineCheckedUpTo = 0
         return head
+    }
+
+    /// Refuses at once a request line whose bytes so far no request line can hold (a control
+    /// byte, a byte above ASCII, a method that is not a token), instead of waiting for a line
+    /// end that a client of another protocol may never send. Each byte is checked once.
+    private mutating func checkRequestLineSoFar() throws(HTTPRequestError) {
+        var sawSpace = buffer[0..<min(requestLineCheckedUpTo, buffer.count)].contains(0x20)
+        var index = requestLineCheckedUpTo
+        while index < buffer.count {
+            let byte = buffer[index]
+            if byte == 0x0A { break }
+            let isLineEnd = byte == 0x0D && (index + 1 == buffer.count || buffer[index + 1] == 0x0A)
+            if byte == 0x20 {
+                sawSpace = true
+            } else if !isLineEnd, byte < 0x20 || byte >= 0x7F || (!sawSpace && !Self.isTokenCharacter(byte)) {
+                throw HTTPRequestError(.badRequest, "this is not an HTTP request line (byte 0x\(String(byte, radix: 16)) at \(index)): the port speaks HTTP/1.1 or the binary protocol")
+            }
+            index += 1
+        }
+        requestLineCheckedUpTo = index
+    }
+
+    /// RFC 9110's `tchar`: what a method name is made of.
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
     }
 
     /// The next `count` bytes (a body), or `nil` until they have all arrived.

@@ -76,7 +76,7 @@ struct RecordChecksTests {
                     switch record {
                     case .workout(let workout):
                         var request = Workout_V1_LogWorkoutRequest()
-                        request.workout = workout.wire
+                        request.workout = try workout.wire()
                         _ = try await owner.call(MethodCatalog.logWorkout, request, idempotent: true, api: "logWorkout(_:)")
                     case .meal(let meal):
                         var request = Workout_V1_LogMealRequest()
@@ -88,7 +88,7 @@ struct RecordChecksTests {
                         _ = try await owner.call(MethodCatalog.logWeight, request, idempotent: true, api: "logWeight(_:)")
                     case .steps(let report):
                         var request = Workout_V1_ReportStepsRequest()
-                        request.report = report.wire
+                        request.report = try report.wire()
                         _ = try await owner.call(MethodCatalog.reportSteps, request, idempotent: true, api: "reportSteps(_:)")
                     }
                 }

@@ -19,9 +19,17 @@ struct WireConversionTests {
     }
 
     @Test("A workout converts both ways")
-    func workout() {
+    func workout() throws {
         #expect(Workout(wire: Fixtures.workoutWire) == Fixtures.workout)
-        #expect(Fixtures.workout.wire == Fixtures.workoutWire)
+        #expect(try Fixtures.workout.wire() == Fixtures.workoutWire)
+        // A count that does not fit the wire is refused by name, not clamped into another.
+        var huge = Fixtures.workout
+        huge.durationSeconds = Int(UInt32.max) + 1
+        #expect(throws: WorkoutError.self) { try huge.wire() }
+        var negative = Fixtures.workout
+        negative.steps = -1
+        let refusal = #expect(throws: WorkoutError.self) { try negative.wire() }
+        #expect(refusal?.wireField == "workout.steps")
     }
 
     @Test("A food item converts both ways")
@@ -49,9 +57,12 @@ struct WireConversionTests {
     }
 
     @Test("A steps report converts both ways")
-    func stepsReport() {
+    func stepsReport() throws {
         #expect(StepsReport(wire: Fixtures.stepsReportWire) == Fixtures.stepsReport)
-        #expect(Fixtures.stepsReport.wire == Fixtures.stepsReportWire)
+        #expect(try Fixtures.stepsReport.wire() == Fixtures.stepsReportWire)
+        var huge = Fixtures.stepsReport
+        huge.steps = Int(UInt32.max) + 1
+        #expect(throws: WorkoutError.self) { try huge.wire() }
     }
 
     @Test("A steps day converts from the wire")
@@ -359,17 +370,17 @@ struct WireConversionTests {
     // MARK: Output-only and optional fields
 
     @Test("A new record leaves output fields unset, an empty zone means the profile's, and unset stays unset")
-    func newRecordOnTheWire() {
+    func newRecordOnTheWire() throws {
         // The wire keeps milliseconds, so a new record made "now" is compared on the wire.
         let workout = Workout(type: "yoga", durationSeconds: 600)
-        let wire = workout.wire
+        let wire = try workout.wire()
         #expect(wire.timeZone.isEmpty)
         #expect(!wire.hasLocalDay)
         #expect(wire.createdAtMs == 0 && wire.updatedAtMs == 0 && wire.revision == 0)
         #expect(abs(wire.performedAtMs - Date().wireMilliseconds) < 60_000)
-        #expect(Workout(wire: wire).wire == wire)
+        #expect(try Workout(wire: wire).wire() == wire)
         let exact = Workout(type: "yoga", durationSeconds: 600, performedAt: Fixtures.date(1_763_750_000_456))
-        #expect(Workout(wire: exact.wire) == exact)
+        #expect(Workout(wire: try exact.wire()) == exact)
 
         let meal = Meal(mealType: .snack, eatenAt: Fixtures.date(1_763_700_000_321), items: [Fixtures.foodItem, Fixtures.foodItem])
         #expect(meal.totals.calories == 701)

@@ -92,6 +92,11 @@ struct HTTPMachineTests {
         ("POST /workout.v1.MetaService/Health HTTP/2\r\n\r\n", "505", "unimplemented"),
         ("POST /workout.v1.MetaService/Health HTTP/1.1\r\n folded: header\r\n\r\n", "400", "invalid_argument"),
         ("POST /workout.v1.AuthService/Login HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 9999999\r\n\r\n", "413", "resource_exhausted"),
+        // Bytes no request line can hold are refused as they arrive, not after the request's
+        // time runs out: another protocol's greeting, a control byte, a byte above ASCII.
+        ("XKRP\u{01}\u{01}\u{00}\u{00}", "400", "invalid_argument"),
+        ("GET /caf\u{E9}", "400", "invalid_argument"),
+        ("PO(ST /", "400", "invalid_argument"),
     ])
     func refusals(request: String, status: String, code: String) {
         var exchange = Exchange()
@@ -102,6 +107,18 @@ struct HTTPMachineTests {
         #expect(answer.contains("Connection: close"))
         #expect(exchange.runs.isEmpty)
         #expect(exchange.harness.closed)
+    }
+
+    @Test("A request line still arriving, in pieces up to a lone carriage return, is waited for, not refused")
+    func requestLineInPieces() {
+        var exchange = Exchange()
+        for piece in ["PO", "ST /workout.v1.Meta", "Service/Health HTTP/1.1\r"] {
+            exchange.send(piece)
+            #expect(exchange.read().isEmpty, "refused after \(piece)")
+            #expect(!exchange.harness.closed)
+        }
+        exchange.send("\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+        #expect(exchange.runs.count == 1)
     }
 
     @Test("A body that is not the method's JSON is INVALID_ARGUMENT naming the type, and the connection stays")
