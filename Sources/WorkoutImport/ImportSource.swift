@@ -27,7 +27,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     case exportJSON = "export-json"
     /// `workout export --format csv`.
     case exportCSV = "export-csv"
-    /// The spreadsheet CSV: a header line per kind (see `Sources/workout/README.md`).
+    /// The spreadsheet CSV: a header line per kind (see `deploy/README.md`, section 14).
     case csv
     /// A workout file: a FIT activity, a GPX track or a TCX activity, gzip-compressed or not,
     /// or a zip archive of them (Strava's or Garmin Connect's bulk export).

@@ -102,10 +102,7 @@ package final class WorkoutServer: Sendable {
         var port = configuration.port
         // Resolved once: the plain-TCP check and the listeners see the same addresses.
         let addresses = try SocketAddress.resolve(host: configuration.host, port: port)
-        if configuration.tls == nil && !configuration.allowsPlainTCP {
-            let reachable = addresses.filter { !$0.isLoopback }
-            if !reachable.isEmpty { throw PlainTCPNotAllowed(addresses: reachable) }
-        }
+        try PlainTCPNotAllowed.check(addresses, tls: configuration.tls != nil, allowsPlainTCP: configuration.allowsPlainTCP)
         do {
             for address in addresses {
                 let (descriptor, local) = try Socket.listen(on: address.with(port: port), backlog: configuration.backlog)

@@ -28,6 +28,16 @@ struct CheckConfig: ParsableCommand {
     func run() throws {
         let settings = try options.settings(host: host, port: port, transport: transport)
         let server = Serve.serverConfiguration(settings)
+        // The check `serve` makes before it listens, so what passes here starts there.
+        if settings.transport != .tls {
+            do {
+                try PlainTCPNotAllowed.check(
+                    SocketAddress.resolve(host: settings.host, port: settings.port), tls: false,
+                    allowsPlainTCP: settings.transport == .plainNetwork)
+            } catch {
+                throw CommandFailure(.badInput, "transport: \(error) (host \(settings.host), transport \(settings.transport.rawValue))")
+            }
+        }
         var rows: [[String]] = [["configuration file", settings.configFile ?? "(none: flags, WORKOUTD_* variables and defaults)"]]
         func seconds(_ duration: Duration) -> String {
             let (whole, fraction) = duration.components

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ServerTestSupport
 import Testing
@@ -28,6 +29,18 @@ struct HTTPFaceTests {
                 #expect(first.status == 200, "\(first.text)")
                 let logged = try Workout_V1_LogWeightResponse(jsonUTF8Bytes: first.body)
                 #expect(logged.entry.id.count == 16 && !logged.replayed && logged.profileWeightUpdated)
+                // The id is PROTOCOL.md 25.4's recipe, computed here from its words, so a client
+                // can predict it: SHA-256 over (SHA-256 over the label, a zero byte, the member,
+                // the method, the key) and the record's index; the first 16 bytes, version 8.
+                let member = try Workout_V1_LoginResponse(jsonUTF8Bytes: login.body).profile.userID
+                var seed = Array("workout.v1 idempotency key".utf8) + [0] + Array(member)
+                let method = MethodCatalog.logWeight.number
+                seed += [UInt8(method >> 24), UInt8(method >> 16 & 0xFF), UInt8(method >> 8 & 0xFF), UInt8(method & 0xFF)]
+                seed += Array("scale-1".utf8)
+                var expected = Array(SHA256.hash(data: Array(SHA256.hash(data: seed)) + [0, 0, 0, 0]).prefix(16))
+                expected[6] = (expected[6] & 0x0F) | 0x80
+                expected[8] = (expected[8] & 0x3F) | 0x80
+                #expect(Array(logged.entry.id) == expected, "PROTOCOL.md 25.4's recipe gives another id")
                 let retry = try client.request("POST", "/workout.v1.LoggingService/LogWeight", body: weighIn, headers: [("Idempotency-Key", "scale-1")])
                 let replayed = try Workout_V1_LogWeightResponse(jsonUTF8Bytes: retry.body)
                 #expect(replayed.replayed && replayed.entry.id == logged.entry.id)

@@ -20,6 +20,18 @@ struct ReadmeExampleTests {
         return try #require(blocks.first { $0.contains("rest:") }, "README.md has no Home Assistant example")
     }
 
+    @Test("Each !secret of the example is a whole value, as Home Assistant reads one (inside quotes it is text)")
+    func secretsAreWholeValues() throws {
+        let lines = try Self.example().split(separator: "\n").filter { $0.contains("!secret") }
+        #expect(!lines.isEmpty, "the example keeps its token out of configuration.yaml")
+        for line in lines {
+            let value = line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let parts = value.split(separator: " ")
+            #expect(parts.count == 2 && parts[0] == "!secret" && parts[1].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" },
+                    "not a whole !secret value: \(line)")
+        }
+    }
+
     @Test("Every value_json path of the example's sensors is in the answer to the request it sends")
     func fieldsExist() async throws {
         let yaml = try Self.example()

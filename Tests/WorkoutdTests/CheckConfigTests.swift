@@ -57,6 +57,16 @@ struct CheckConfigTests {
             let flag = try WorkoutdProcess.run(["check-config", "--config", path + "/w.json", "--transport", "tls"])
             let flagLines = flag.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
             #expect(flag.status == 0 && flagLines.contains("transport tls"), "--transport wins over the file: \(flag)")
+
+            // Plain TCP on every address: check-config refuses what serve would, with serve's words.
+            try Data(#"{"transport": "plain", "host": "0.0.0.0", "data_dir": "d"}"#.utf8).write(to: URL(fileURLWithPath: path + "/w.json"))
+            let open = try WorkoutdProcess.run(["check-config", "--config", path + "/w.json"])
+            #expect(open.status == 1 && open.error.contains("plain TCP on 0.0.0.0") && open.error.contains("would send passwords"), "\(open)")
+            let served = try WorkoutdProcess.run(["serve", "--config", path + "/w.json", "--port", "0"])
+            #expect(served.status != 0 && served.error.contains("plain TCP on 0.0.0.0"), "\(served)")
+            // On loopback plain TCP passes both.
+            try Data(#"{"transport": "plain", "host": "127.0.0.1", "data_dir": "d"}"#.utf8).write(to: URL(fileURLWithPath: path + "/w.json"))
+            #expect(try WorkoutdProcess.run(["check-config", "--config", path + "/w.json"]).status == 0)
         }
     }
 

@@ -17,3 +17,19 @@ package struct PlainTCPNotAllowed: Error, CustomStringConvertible {
             + "use TLS, listen on loopback only, or allow plain TCP explicitly (a TLS-terminating proxy in front)"
     }
 }
+
+extension PlainTCPNotAllowed {
+    /// The one check of plain TCP, for `serve` and `check-config` alike: refused when the
+    /// server would listen without TLS on an address other machines reach, unless allowed.
+    ///
+    /// - Parameters:
+    ///   - addresses: Where the server would listen.
+    ///   - tls: Whether it speaks TLS.
+    ///   - allowsPlainTCP: Whether plain TCP beyond loopback is allowed (a TLS proxy in front).
+    /// - Throws: ``PlainTCPNotAllowed`` naming the addresses.
+    package static func check(_ addresses: [SocketAddress], tls: Bool, allowsPlainTCP: Bool) throws(PlainTCPNotAllowed) {
+        guard !tls, !allowsPlainTCP else { return }
+        let reachable = addresses.filter { !$0.isLoopback }
+        if !reachable.isEmpty { throw PlainTCPNotAllowed(addresses: reachable) }
+    }
+}

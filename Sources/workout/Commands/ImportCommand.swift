@@ -14,7 +14,7 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Import your history: Apple Health's export, a `workout export` file, a spreadsheet CSV, or a FIT, GPX or TCX file.",
         discussion: """
             FILE is Apple Health's export.zip or the export.xml inside it, a file `workout export` \
-            wrote (JSON or CSV), a spreadsheet CSV with a header line per kind (see Sources/workout/README.md), \
+            wrote (JSON or CSV), a spreadsheet CSV with a header line per kind (see deploy/README.md, section 14), \
             or a workout file a watch or Garmin Connect or Strava wrote: FIT, GPX or TCX, gzip-compressed or not \
             (*.fit, *.gpx.gz …), or a zip of them (Strava's bulk export). The format is guessed from the file's \
             name (and a zip's contents) unless --format says it.

@@ -48,7 +48,14 @@ struct TodayCommand: AsyncParsableCommand {
         let member = await session.memberZone()
         let today = member.today()
         let target = day?.resolve(today: today) ?? today
-        let report = try await session.run("see your day") { client throws(WorkoutError) in
+        // A day the server has nothing for yet, or before any record can be, is said in the
+        // person's terms: the day they typed, not the query's instants.
+        let earliest = LocalDate(year: 2000, month: 1, day: 1)!
+        guard target <= today.adding(days: 1), target >= earliest else {
+            throw CLIError(.invalidInput, "invalid input: --day must be from \(earliest) to tomorrow, \(today.adding(days: 1)) (got \(target))")
+        }
+        let options = ["day": "--day", "from_ms": "--day", "to_ms": "--day", "time_zone": "your profile's time zone (workout profile set --zone)"]
+        let report = try await session.run("see your day", fieldOptions: options) { client throws(WorkoutError) in
             try await Self.report(of: target, zone: member.identifier, client: client)
         }
         if output.json {

@@ -61,6 +61,14 @@ struct FailureTests {
                 #expect(result.error.contains("Error:"), "\(arguments): \(result)")
             }
 
+            // A day far ahead is refused by the option the person typed, in their words.
+            let future = try await household.workout(["today", "--day", "2099-01-01"])
+            #expect(future.status == 65, "\(future)")
+            #expect(future.error.hasPrefix("workout: invalid input: --day must be from 2000-01-01 to tomorrow, ") && future.error.hasSuffix(" (got 2099-01-01)\n"), "\(future)")
+            #expect(!future.error.contains("--days") && !future.error.contains("T00:"), "\(future)")
+            let ancient = try await household.workout(["today", "--day", "1999-12-31"])
+            #expect(ancient.status == 65 && ancient.error.contains("(got 1999-12-31)"), "\(ancient)")
+
             let missing = try await household.workout(["sessions", "revoke", UUID().uuidString])
             #expect(missing.status == 66, "\(missing)")
             #expect(missing.error.hasPrefix("workout: not found: "))
