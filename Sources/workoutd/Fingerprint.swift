@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WorkoutProtocol
 import WorkoutServer
 
 /// `workoutd fingerprint`: the fingerprint of the server's key, the one members compare with
@@ -21,7 +22,18 @@ struct Fingerprint: ParsableCommand {
     @Option(help: "groups: base32 in groups, to compare; curl: sha256//BASE64, for curl --pinnedpubkey.")
     var format: Form = .groups
 
+    @Option(help: ArgumentHelp("The household's certificate that `serve --tls-certificate` presents (PEM, the leaf first): print its key's fingerprint instead of the self-made key's.", valueName: "file"))
+    var tlsCertificate: String?
+
     func run() throws {
+        if let tlsCertificate {
+            do {
+                print(Self.text(try HouseholdCertificate.leaf(in: tlsCertificate).fingerprint, format))
+            } catch {
+                throw CommandFailure(.badInput, error.message)
+            }
+            return
+        }
         let directory = try options.resolvedDataDirectory()
         let loaded: ServerIdentity?
         do {
@@ -30,11 +42,17 @@ struct Fingerprint: ParsableCommand {
             throw CommandFailure(.store, error.message)
         }
         guard let identity = loaded else {
-            throw CommandFailure(.refused, "\(directory) has no server key yet; `workoutd serve` makes one on its first start")
+            throw CommandFailure(.refused, "\(directory) has no server key yet; `workoutd serve` makes one on its first start "
+                + "(a server started with --tls-certificate presents that certificate's key: `workoutd fingerprint --tls-certificate FILE`)")
         }
+        print(Self.text(identity.fingerprint, format))
+    }
+
+    /// A fingerprint as `format` writes it.
+    static func text(_ fingerprint: KeyFingerprint, _ format: Form) -> String {
         switch format {
-        case .groups: print(identity.fingerprint.description)
-        case .curl: print("sha256//" + Data(identity.fingerprint.digest).base64EncodedString())
+        case .groups: fingerprint.description
+        case .curl: "sha256//" + Data(fingerprint.digest).base64EncodedString()
         }
     }
 }

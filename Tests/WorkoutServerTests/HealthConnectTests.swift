@@ -168,12 +168,19 @@ struct HealthConnectTests {
                 // Life Dashboard Companion, signed: a wrong signature, or none, is refused and stores nothing.
                 let revisionBefore = try ldc.member.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).revision
                 let ldcBody = Self.push(hcWebhook: false)
-                let forged = try ldc.phone.request("POST", "/ingest/health-connect", body: ldcBody,
+                // A 401 to a request with a bearer token closes its connection (PROTOCOL.md 25.3):
+                // each refused post is on a connection of its own, as the app's retries are.
+                func fresh() throws -> HTTPTestClient {
+                    let client = try HTTPTestClient(port: port)
+                    client.token = ldc.phone.token
+                    return client
+                }
+                let forged = try fresh().request("POST", "/ingest/health-connect", body: ldcBody,
                                                    headers: [("X-Signature", Self.signature(ldcBody, secret: "not the secret"))])
                 #expect(forged.status == 401 && forged.text.contains("X-Signature"), "\(forged.text)")
-                let unsigned = try ldc.phone.request("POST", "/ingest/health-connect", body: ldcBody)
+                let unsigned = try fresh().request("POST", "/ingest/health-connect", body: ldcBody)
                 #expect(unsigned.status == 401 && unsigned.text.contains("no X-Signature"), "\(unsigned.text)")
-                let malformed = try ldc.phone.request("POST", "/ingest/health-connect", body: ldcBody, headers: [("X-Signature", "sha256=xyz")])
+                let malformed = try fresh().request("POST", "/ingest/health-connect", body: ldcBody, headers: [("X-Signature", "sha256=xyz")])
                 #expect(malformed.status == 401, "\(malformed.text)")
                 #expect(try ldc.member.call(MethodCatalog.getProfile, Workout_V1_GetProfileRequest()).revision == revisionBefore)
                 // Signed right: stored, once.

@@ -109,6 +109,16 @@ struct CurlTests {
                 #expect(trusted.status == 0 && trusted.output.contains(#""serving":true"#), "\(trusted)")
                 let untrusted = try Self.curl(resolve + [url])
                 #expect(untrusted.status == 60, "without the CA, curl refuses the certificate: \(untrusted)")
+                // `workoutd fingerprint --tls-certificate` prints the pin of the certificate served,
+                // which curl then takes; without it, the refusal says how to get it.
+                let pin = try WorkoutdProcess.run(["fingerprint", "--tls-certificate", path + "/server.pem", "--format", "curl"])
+                #expect(pin.status == 0 && pin.output.hasPrefix("sha256//"), "\(pin)")
+                let pinned = try Self.curl(resolve + ["--cacert", path + "/ca.pem", "--pinnedpubkey", pin.output.trimmingCharacters(in: .whitespacesAndNewlines), url])
+                #expect(pinned.status == 0, "the printed pin is the served key's: \(pinned)")
+                let groups = try WorkoutdProcess.run(["fingerprint", "--tls-certificate", path + "/server.pem"])
+                #expect(groups.output == "\(KeyFingerprint(publicKey: Array(spki)).description)\n", "\(groups)")
+                let noKey = try WorkoutdProcess.run(["fingerprint", "--data-dir", path + "/nowhere"])
+                #expect(noKey.status == 3 && noKey.error.contains("fingerprint --tls-certificate"), "\(noKey)")
             }
         }
     }

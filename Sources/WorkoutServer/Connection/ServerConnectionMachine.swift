@@ -1078,7 +1078,15 @@ extension ServerConnectionMachine {
     ) {
         guard var exchange = http, case .running(callID, let plan, let streaming) = exchange.stage else { return }
         exchange.requestsServed += 1
-        let keepAlive = plan.keepAlive && phase == .open && exchange.requestsServed < limits.maxHTTPRequestsPerConnection
+        var keepAlive = plan.keepAlive && phase == .open && exchange.requestsServed < limits.maxHTTPRequestsPerConnection
+        // A request that presented the connection's session token and is answered
+        // UNAUTHENTICATED found its session ended (revoked, expired, its member removed) or its
+        // signature wrong. As for a token the server does not know, the connection closes after
+        // the 401: one rule for a 401 to a request with a bearer token (PROTOCOL.md 25.3).
+        if case .failure(let failure) = outcome, failure.status == .unauthenticated, plan.authorized {
+            keepAlive = false
+            exchange.forgetSession()
+        }
         var status = StatusCode.ok
         if streaming {
             var failure: CallFailure?

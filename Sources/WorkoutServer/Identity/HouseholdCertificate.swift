@@ -27,6 +27,21 @@ package struct HouseholdCertificate: Sendable {
         guard status.st_mode & 0o007 == 0 else {
             throw IdentityError("\(keyPath) is readable or writable by every user (mode \(String(status.st_mode & 0o777, radix: 8))); a private key must not be (chmod o-rwx)")
         }
+        let (leafFingerprint, expiry) = try Self.leaf(in: chainPath)
+        do {
+            context = try TLSContext.server(certificateChainFile: chainPath, privateKeyFile: keyPath)
+        } catch {
+            throw IdentityError(error.message)
+        }
+        fingerprint = leafFingerprint
+        notValidAfter = expiry
+    }
+
+    /// The fingerprint of the key of the first certificate in `chainPath` (PEM), what devices
+    /// pin, and when that certificate stops being valid: the certificate alone, no private key.
+    ///
+    /// - Throws: ``IdentityError`` when the file does not read or holds no certificate that parses.
+    package static func leaf(in chainPath: String) throws(IdentityError) -> (fingerprint: KeyFingerprint, notValidAfter: Date) {
         let chainText: String
         do {
             chainText = try String(contentsOfFile: chainPath, encoding: .utf8)
@@ -49,12 +64,6 @@ package struct HouseholdCertificate: Sendable {
         } catch {
             throw IdentityError("the key of the certificate in \(chainPath) cannot be encoded: \(error)")
         }
-        do {
-            context = try TLSContext.server(certificateChainFile: chainPath, privateKeyFile: keyPath)
-        } catch {
-            throw IdentityError(error.message)
-        }
-        fingerprint = KeyFingerprint(publicKey: spki)
-        notValidAfter = leaf.notValidAfter
+        return (KeyFingerprint(publicKey: spki), leaf.notValidAfter)
     }
 }

@@ -163,6 +163,34 @@ struct HTTPMachineTests {
         #expect(login.method == MethodCatalog.login.number && !login.speaksForSession)
     }
 
+    @Test("A session that ends while its connection is kept (revoked, expired) is answered 401 and the connection closes, as for an unknown token")
+    func endedSession() throws {
+        var exchange = Exchange()
+        exchange.send(Self.post("/workout.v1.ProfileService/GetProfile", "{}", headers: [Self.bearer]))
+        exchange.authenticated(.success(Array(repeating: 1, count: 16)))
+        let first = try #require(exchange.runs.first)
+        exchange.harness.finish(first.callID, .success([]))
+        #expect(exchange.read().hasPrefix("HTTP/1.1 200 OK"))
+        #expect(!exchange.harness.closed)
+        // The token is revoked elsewhere; the next call's own check finds the session gone.
+        exchange.send(Self.post("/workout.v1.ProfileService/GetProfile", "{}", headers: [Self.bearer]))
+        let second = try #require(exchange.runs.first)
+        exchange.harness.finish(second.callID, .failure(CallFailure(.unauthenticated, "the session has expired or was revoked; log in again")))
+        let answer = exchange.read()
+        #expect(answer.hasPrefix("HTTP/1.1 401 Unauthorized") && answer.contains("Connection: close"), "\(answer)")
+        #expect(exchange.harness.closed)
+    }
+
+    @Test("A wrong password (a 401 of a request without a token) keeps the connection, so the person can try again")
+    func wrongPasswordKeepsConnection() throws {
+        var exchange = Exchange()
+        exchange.send(Self.post("/workout.v1.AuthService/Login", #"{"email":"b@example.com","password":"pw"}"#))
+        let login = try #require(exchange.runs.first)
+        exchange.harness.finish(login.callID, .failure(CallFailure(.unauthenticated, "the email or password is wrong")))
+        #expect(exchange.read().hasPrefix("HTTP/1.1 401 Unauthorized"))
+        #expect(!exchange.harness.closed)
+    }
+
     @Test("A bearer token the server does not know is answered 401 and the connection closes")
     func unknownToken() {
         var exchange = Exchange()
