@@ -79,9 +79,10 @@ public final class ImportSession: Sendable {
     ///   - progress: Told how far the import has come after each batch.
     /// - Returns: What was read, stored, left unchanged and skipped; `stopped` when cancelled.
     /// - Throws: ``ImportSourceError`` when the source cannot be read, ``ImportStrictFailure``
-    ///   in strict mode when the source has issues (nothing is written then), `WorkoutError`
-    ///   when the server refuses a batch for another reason than a record (the batches before
-    ///   it are stored).
+    ///   in strict mode when the source has issues (nothing is written then),
+    ///   ``ImportInterrupted`` when the server refuses a batch for another reason than a record
+    ///   or cannot be reached (the batches before it are stored, and its report says what they
+    ///   held: the same import run again goes on).
     public func run(client: WorkoutClient, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
         if options.strict {
             let preview = try await preview(progress: progress)
@@ -145,7 +146,11 @@ public final class ImportSession: Sendable {
             room.signal()
             room.signal()
             _ = try? await reading.value
-            throw error
+            guard let failure = error as? WorkoutError else { throw error }
+            var report = state.value.withLock { $0.report }
+            report.stopped = true
+            report.seconds = Self.seconds(since: started)
+            throw ImportInterrupted(report: report, error: failure)
         }
         if isCancelled {
             room.signal()
@@ -265,6 +270,16 @@ public struct ImportOptions: Sendable, Hashable {
         self.maxBatchBytes = max(64 << 10, maxBatchBytes)
         self.strict = strict
     }
+}
+
+/// An import the server stopped, or that lost the server, after some batches were stored: what
+/// they held (``report``, `stopped`), and why it stopped. Running the same import again goes on:
+/// the stored records are `unchanged` the second time, never stored twice.
+public struct ImportInterrupted: Error, Sendable {
+    /// What was read and stored before it stopped.
+    public var report: ImportReport
+    /// Why it stopped: the server's refusal of a batch, or the connection lost.
+    public var error: WorkoutError
 }
 
 /// A strict import found issues in its source and wrote nothing.

@@ -91,6 +91,14 @@ struct ImportCommand: AsyncParsableCommand {
                 bar.finish()
                 try show(failure.report, format: format, zone: member, refusedAsStrict: true)
                 throw CLIError(.invalidInput, "--strict: \(Format.count(failure.report.issueCount, "line")) cannot be imported; nothing was written")
+            } catch let interrupted as ImportInterrupted {
+                // What came in stays: say how much, and that the same command goes on.
+                bar.finish()
+                try show(interrupted.report, format: format, zone: member)
+                let reason = CLIError(interrupted.error, context: .init(server: signedIn.address.description, action: "import"))
+                let stored = interrupted.report.recordsStored
+                throw CLIError(reason.status, "\(reason.message) — \(Format.count(stored, "record")) of this file \(stored == 1 ? "was" : "were") stored before it stopped; "
+                    + "run the same command again to import the rest (nothing is imported twice)")
             } catch let error as WorkoutError {
                 bar.finish()
                 throw CLIError(error, context: .init(server: signedIn.address.description, action: "import"))
