@@ -27,13 +27,16 @@ package enum WorkoutFile {
 
     /// The workouts of a file's bytes, and its format.
     ///
+    /// - Parameter limit: The most bytes read, before or after inflating: ``maxBytes`` for a
+    ///   file on the phone, less where many may arrive at once (the server's upload).
     /// - Throws: ``WorkoutFileError`` for bytes that are none of the formats, damaged, cut
-    ///   short, or larger than ``maxBytes`` (before or after inflating).
-    package static func read(_ data: Data) throws(WorkoutFileError) -> (kind: Kind, contents: FITActivityFile.Contents) {
-        guard data.count <= maxBytes else {
-            throw WorkoutFileError("it is larger than \(maxBytes >> 20) MiB: not a workout file this server reads")
+    ///   short, or larger than `limit` (before or after inflating).
+    package static func read(_ data: Data, limit: Int = maxBytes) throws(WorkoutFileError) -> (kind: Kind, contents: FITActivityFile.Contents) {
+        let limit = min(limit, maxBytes)
+        guard data.count <= limit else {
+            throw WorkoutFileError("it is larger than \(limit >> 20) MiB: not a workout file this import reads")
         }
-        let bytes = data.starts(with: [0x1F, 0x8B]) ? try gunzip(data) : data
+        let bytes = data.starts(with: [0x1F, 0x8B]) ? try gunzip(data, limit: limit) : data
         switch kind(of: bytes) {
         case .fit?: return (.fit, try FITActivityFile.read(Array(bytes)))
         case .gpx?: return (.gpx, try TrackFiles.read(bytes, tcx: false))
@@ -53,8 +56,8 @@ package enum WorkoutFile {
         return nil
     }
 
-    /// `data` inflated from gzip, at most ``maxBytes``.
-    static func gunzip(_ data: Data) throws(WorkoutFileError) -> Data {
+    /// `data` inflated from gzip, at most `limit` bytes.
+    static func gunzip(_ data: Data, limit: Int) throws(WorkoutFileError) -> Data {
         var stream = z_stream()
         // zlib.h: windowBits 16 + 15 "to decode only the gzip format".
         guard czlib_inflateInit2(&stream, 31) == Z_OK else { throw WorkoutFileError("cannot start inflating it") }
@@ -73,10 +76,10 @@ package enum WorkoutFile {
                     status = inflate(&stream, Z_NO_FLUSH)
                     output.append(contentsOf: target[0..<(target.count - Int(stream.avail_out))])
                 }
-            } while status == Z_OK && output.count <= maxBytes
+            } while status == Z_OK && output.count <= limit
         }
-        guard output.count <= maxBytes else {
-            throw WorkoutFileError("it inflates to more than \(maxBytes >> 20) MiB: not a workout file this server reads")
+        guard output.count <= limit else {
+            throw WorkoutFileError("it inflates to more than \(limit >> 20) MiB: not a workout file this import reads")
         }
         guard status == Z_STREAM_END else { throw WorkoutFileError("its gzip data is damaged or ends early") }
         return Data(output)

@@ -1,4 +1,5 @@
 import ClientTestSupport
+import Dispatch
 import ServerTestSupport
 import Foundation
 import Synchronization
@@ -28,25 +29,27 @@ struct ImportInterruptedTests {
                 let client = live.client(reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(20), maximumAttempts: 1))
                 _ = try await client.login(email: ownerEmail, password: ownerPassword)
                 let batches = Atomic(0)
-                let stopped = Atomic(false)
+                // After the second batch (of 30) the import waits, bounded, for the test to stop
+                // the server: a gate the test holds, signalled both ways, not a race.
+                let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
+                let released = DispatchSemaphore(value: 0)
                 let session = ImportSession(source: try ImportSources.open(path: path, format: .csv), options: ImportOptions(recordsPerBatch: 100))
                 let running = Task { () -> Result<ImportReport, any Error> in
                     do {
                         return .success(try await session.run(client: client) { _ in
-                            // After the second batch (of 30) the import waits, a bounded while, for
-                            // the test to stop the server: a gate, not a race with the scheduler.
                             guard batches.add(1, ordering: .relaxed).newValue == 2 else { return }
-                            let until = ContinuousClock.now + .seconds(10)
-                            while !stopped.load(ordering: .relaxed), ContinuousClock.now < until { usleep(1_000) }
+                            reachedSignal.yield()
+                            reachedSignal.finish()
+                            _ = released.wait(timeout: .now() + 10)
                         })
                     } catch {
+                        reachedSignal.finish()
                         return .failure(error)
                     }
                 }
-                let deadline = ContinuousClock.now + .seconds(30)
-                while batches.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+                for await _ in reached { break }
                 await live.stop()
-                stopped.store(true, ordering: .relaxed)
+                released.signal()
                 let outcome = await running.value
                 guard case .failure(let failure) = outcome, let interrupted = failure as? ImportInterrupted else {
                     Issue.record("the import did not stop with ImportInterrupted: \(outcome)")

@@ -190,6 +190,16 @@ struct HealthAutoExportTests {
         }
     }
 
+    /// An HTTP client posting as `owner`'s phone: Health Auto Export with an import token.
+    static func phone(owner: TestConnection, port: Int) throws -> HTTPTestClient {
+        var create = Workout_V1_CreateDeviceTokenRequest()
+        create.name = "Health Auto Export"
+        create.scopes = [.import]
+        let phone = try HTTPTestClient(port: port)
+        phone.token = try owner.call(MethodCatalog.createDeviceToken, create).token
+        return phone
+    }
+
     /// A body holding only `step_count` points: (hour, minute, steps, source) on `day`.
     static func stepsBody(_ day: String, _ points: [(Int, Int, Int, String)]) -> [UInt8] {
         let data = points.map { #"{"qty": \#($0.2), "date": "\#(stamp(day, $0.0, $0.1))", "source": "\#($0.3)"}"# }
@@ -204,11 +214,7 @@ struct HealthAutoExportTests {
                 var zone = Workout_V1_UpdateProfileRequest()
                 zone.timeZone = "Europe/Berlin"
                 _ = try owner.call(MethodCatalog.updateProfile, zone)
-                var create = Workout_V1_CreateDeviceTokenRequest()
-                create.name = "Health Auto Export"
-                create.scopes = [.import]
-                let phone = try HTTPTestClient(port: port)
-                phone.token = try owner.call(MethodCatalog.createDeviceToken, create).token
+                let phone = try Self.phone(owner: owner, port: port)
                 func post(_ body: [UInt8]) throws {
                     let answer = try phone.request("POST", "/ingest/health-auto-export", body: body)
                     #expect(answer.status == 200, "\(answer.text)")
@@ -267,11 +273,7 @@ struct HealthAutoExportTests {
         try await withServer(tls: false) { _, _, port in
             try await blocking {
                 let owner = try TestConnection.owner(port: port)
-                var create = Workout_V1_CreateDeviceTokenRequest()
-                create.name = "Health Auto Export"
-                create.scopes = [.import]
-                let phone = try HTTPTestClient(port: port)
-                phone.token = try owner.call(MethodCatalog.createDeviceToken, create).token
+                let phone = try Self.phone(owner: owner, port: port)
                 let day = Self.days[0]
                 let body = Array("""
                 {"data": {
@@ -324,11 +326,7 @@ struct HealthAutoExportTests {
         try await withServer(tls: false) { _, _, port in
             try await blocking {
                 let owner = try TestConnection.owner(port: port)
-                var create = Workout_V1_CreateDeviceTokenRequest()
-                create.name = "Health Auto Export"
-                create.scopes = [.import]
-                let phone = try HTTPTestClient(port: port)
-                phone.token = try owner.call(MethodCatalog.createDeviceToken, create).token
+                let phone = try Self.phone(owner: owner, port: port)
                 let day = Self.days[0]
                 func body(_ extra: String, workouts: String = "") -> [UInt8] {
                     Array(#"{"data": {"workouts": [{"id": "R1", "name": "Running", "start": "\#(Self.stamp(day, 18))", "end": "\#(Self.stamp(day, 18, 40))", "duration": 2400\#(extra)}\#(workouts)]}}"#.utf8)

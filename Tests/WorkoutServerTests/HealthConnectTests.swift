@@ -140,11 +140,7 @@ struct HealthConnectTests {
                 zone.timeZone = "Europe/Berlin"
                 _ = try owner.call(MethodCatalog.updateProfile, zone)
                 // The iPhone member: Health Auto Export, as its own suite tests it.
-                var create = Workout_V1_CreateDeviceTokenRequest()
-                create.name = "Health Auto Export"
-                create.scopes = [.import]
-                let iphone = try HTTPTestClient(port: port)
-                iphone.token = try owner.call(MethodCatalog.createDeviceToken, create).token
+                let iphone = try HealthAutoExportTests.phone(owner: owner, port: port)
                 #expect(try iphone.request("POST", "/ingest/health-auto-export", body: HealthAutoExportTests.fixture).status == 200)
 
                 let hc = try Self.androidMember(port: port, owner: owner, email: "ola@example.com", signed: false)
@@ -195,6 +191,12 @@ struct HealthConnectTests {
                 // A signed token speaks only to the ingest endpoints: not to the catalog, on either face.
                 let catalogCall = try ldc.phone.request("POST", MethodCatalog.getProfile.descriptor.httpPath, body: Array("{}".utf8))
                 #expect(catalogCall.status == 403 && catalogCall.text.contains("signs its posts"), "\(catalogCall.text)")
+                // Nor on the binary face, where Resume would answer the member's profile.
+                let binary = try TestConnection(port: port)
+                try binary.handshake()
+                var resume = Workout_V1_ResumeRequest()
+                resume.sessionToken = try #require(ldc.phone.token)
+                #expect(try binary.status(MethodCatalog.resume, resume).0 == .permissionDenied)
                 // …and the unsigned token's X-Signature is not read.
                 #expect(try hc.phone.request("POST", "/ingest/health-connect", body: hcBody, headers: [("X-Signature", "sha256=00")]).status == 200)
 

@@ -205,7 +205,9 @@ package struct HealthConnectPush: Sendable {
                     // `timestamp`, `app_version`, `source`: not records. An array of another
                     // type: counted.
                     if let list = try? container.decode([Ignored].self, forKey: key), !list.isEmpty {
-                        others[String(key.stringValue.prefix(64)), default: 0] += list.count
+                        // At most 64 names are spelled out; the answer stays small whatever is sent.
+                        let name = others.count < 64 || others[String(key.stringValue.prefix(64))] != nil ? String(key.stringValue.prefix(64)) : "other"
+                        others[name, default: 0] += list.count
                     }
                 }
             }

@@ -7,6 +7,10 @@ import WorkoutProtocol
 /// readers the CLI's `workout import` uses, with the same derived ids: a file imported from the
 /// CLI and posted here too is stored once.
 enum WorkoutFileUpload {
+    /// The most bytes a posted file may inflate to: a day recorded every second (FIT about
+    /// 5 MB, GPX about 15 MB) fits, and a few uploads at once stay within a small box's memory.
+    static let maxInflatedBytes = 16 << 20
+
     /// The workouts of a posted file, each named `workout[i]`, and why any was left out.
     ///
     /// - Throws: ``CallFailure`` INVALID_ARGUMENT naming what is wrong with the file (not a
@@ -14,7 +18,7 @@ enum WorkoutFileUpload {
     static func entries(_ body: [UInt8]) throws(CallFailure) -> (entries: [IngestEntry], skipped: [String: Int]) {
         let read: (kind: WorkoutFile.Kind, contents: FITActivityFile.Contents)
         do {
-            read = try WorkoutFile.read(Data(body))
+            read = try WorkoutFile.read(Data(body), limit: maxInflatedBytes)
         } catch {
             throw CallFailure(.invalidArgument, "the body is not a workout file this server reads: \(error.message)")
         }

@@ -41,10 +41,15 @@ package enum DeviceTokenScopes {
     /// none, so the token cannot speak there.
     static let signedAlways: Set<UInt32> = [MethodCatalog.health.number, MethodCatalog.describeCatalog.number]
 
+    /// PERMISSION_DENIED for a signed device token calling `method`, which is no ingest endpoint.
+    static func signedRefusal(_ method: MethodDescriptor) -> CallFailure {
+        CallFailure(.permissionDenied, "this device token signs its posts: it may only post to the ingest endpoints, not call \(method.name)")
+    }
+
     /// PERMISSION_DENIED for a caller whose scopes do not allow `method`, or `nil`.
     package static func refusal(_ caller: Caller?, _ method: MethodDescriptor) -> CallFailure? {
         if let caller, caller.signingSecret != nil, !IngestRoutes.numbers.contains(method.number), !signedAlways.contains(method.number) {
-            return CallFailure(.permissionDenied, "this device token signs its posts: it may only post to the ingest endpoints, not call \(method.name)")
+            return signedRefusal(method)
         }
         guard let caller, !allows(caller.scopes, method.number) else { return nil }
         let names = (caller.scopes ?? []).map(\.name).sorted().joined(separator: ", ")

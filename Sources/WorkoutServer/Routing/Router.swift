@@ -36,6 +36,11 @@ package struct Router: Sendable {
         }
         table.authenticate(MethodCatalog.resume) { _, request in
             let authenticated = try await household.resume(request)
+            // A signed token speaks only in signed posts: Resume would answer its member's
+            // profile and totals, which it may not read.
+            if authenticated.caller.signingSecret != nil {
+                throw DeviceTokenScopes.signedRefusal(MethodCatalog.resume.descriptor)
+            }
             var response = Workout_V1_ResumeResponse()
             response.session = authenticated.session
             response.profile = authenticated.profile
