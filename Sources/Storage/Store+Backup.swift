@@ -65,6 +65,14 @@ extension Store {
             try? files.removeItem(atPath: dataFile)
             throw StorageError(.database, "the backup into \(directory) failed", underlying: SendableError(error))
         }
+        // mdb_env_copy2 creates the file 0666 less the umask (0644 as a rule): a household's health
+        // data is the owner's alone, as the store's own file is (0600).
+        do {
+            try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: dataFile)
+        } catch {
+            try? files.removeItem(atPath: dataFile)
+            throw StorageError(.dataDirectory, "cannot make the backup \(dataFile) private to its owner", underlying: SendableError(error))
+        }
         // mdb_env_copy2 closes the file without fsync: make the copy durable ourselves.
         do {
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: dataFile))

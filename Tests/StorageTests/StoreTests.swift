@@ -130,6 +130,9 @@ struct StoreTests {
             let summary = try store.backup(to: path + "/backup")
             writing.withLock { $0 = false }
             #expect(summary.bytes > 0)
+            // The copy is its owner's alone, as the store is (mdb_env_copy2 would leave it 0644).
+            let mode = try FileManager.default.attributesOfItem(atPath: path + "/backup/data.mdb")[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(String(mode ?? 0, radix: 8))")
 
             let copy = try Store(directory: path + "/backup", schema: testSchema)
             defer { copy.close() }
