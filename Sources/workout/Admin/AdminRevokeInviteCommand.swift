@@ -8,7 +8,7 @@ struct AdminRevokeInviteCommand: AsyncParsableCommand {
         commandName: "revoke-invite",
         abstract: "Revoke an unused invite (IDs from `workout admin invites`).")
 
-    @Argument(help: ArgumentHelp("The invite's ID, or its first 4 or more hex digits, as `workout admin invites` shows it.", valueName: "id"),
+    @Argument(help: ArgumentHelp("The invite's ID, or its first or last 4 or more hex digits, as `workout admin invites` shows it.", valueName: "id"),
               transform: { text throws(ValidationError) in try RecordIDPrefix(parsing: text, listing: "`workout admin invites`") })
     var id: RecordIDPrefix
 

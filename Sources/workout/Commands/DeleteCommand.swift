@@ -12,7 +12,7 @@ struct DeleteCommand: AsyncParsableCommand {
         discussion: """
             The ID is as the ID column of `workout history` and `workout today` shows it, as \
             `workout history --json`, `workout today --json` or `workout weight --json` print it, or \
-            its first 4 or more hex digits when no other record of the kind starts with them. A workout's points come off your totals; streaks and achievements are \
+            its first or last 4 or more hex digits when no other record of the kind starts or ends with them (a time-ordered ID's first digits are its time; its last tell records apart). A workout's points come off your totals; streaks and achievements are \
             counted again. A record logged offline that still waits in the outbox is taken out of it: \
             nothing is sent for it. Example: workout delete workout 0190a5b2
             """)
@@ -20,7 +20,7 @@ struct DeleteCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("What to delete: workout, meal or weight.", valueName: "kind"))
     var kind: RecordKindArgument
 
-    @Argument(help: ArgumentHelp("Its ID, or the first 4 or more hex digits of it.", valueName: "id"),
+    @Argument(help: ArgumentHelp("Its ID, or its first or last 4 or more hex digits (the last tell records made together apart).", valueName: "id"),
               transform: RecordIDPrefix.init(parsing:))
     var id: RecordIDPrefix
 

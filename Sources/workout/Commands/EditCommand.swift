@@ -8,7 +8,7 @@ struct EditCommand: AsyncParsableCommand {
         discussion: """
             The ID is as the ID column of `workout history` and `workout today` shows it, as \
             `workout history --json`, `workout today --json` or `workout weight --json` print it, or \
-            its first 4 or more hex digits when no other record of the kind starts with them. The change applies only if nobody changed the record meanwhile (else exit 75: \
+            its first or last 4 or more hex digits when no other record of the kind starts or ends with them (a time-ordered ID's first digits are its time; its last tell records apart). The change applies only if nobody changed the record meanwhile (else exit 75: \
             run it again). A record logged offline that still waits in the outbox (`workout status` \
             lists it) is changed there: the edit is folded into the waiting write. \
             Example: workout edit workout 0190a5b2 --minutes 45 --notes "hill repeats"

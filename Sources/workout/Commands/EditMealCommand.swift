@@ -12,7 +12,7 @@ struct EditMealCommand: AsyncParsableCommand {
             name:calories:protein:carbs:fat, grams); without --item they stay.
             """)
 
-    @Argument(help: ArgumentHelp("The meal's ID, or the first 4 or more hex digits of it.", valueName: "id"),
+    @Argument(help: ArgumentHelp("The meal's ID, or its first or last 4 or more hex digits (the last tell records made together apart).", valueName: "id"),
               transform: RecordIDPrefix.init(parsing:))
     var id: RecordIDPrefix
 

@@ -8,7 +8,7 @@ struct EditWeightCommand: AsyncParsableCommand {
         commandName: "weight",
         abstract: "Change a weigh-in: its weight, time or note; the newest one is also your profile's weight.")
 
-    @Argument(help: ArgumentHelp("The weigh-in's ID, or the first 4 or more hex digits of it.", valueName: "id"),
+    @Argument(help: ArgumentHelp("The weigh-in's ID, or its first or last 4 or more hex digits (the last tell records made together apart).", valueName: "id"),
               transform: RecordIDPrefix.init(parsing:))
     var id: RecordIDPrefix
 

@@ -8,7 +8,7 @@ struct EditWorkoutCommand: AsyncParsableCommand {
         commandName: "workout",
         abstract: "Change a workout: its kind, duration, calories, exercises, time or notes.")
 
-    @Argument(help: ArgumentHelp("The workout's ID, or the first 4 or more hex digits of it.", valueName: "id"),
+    @Argument(help: ArgumentHelp("The workout's ID, or its first or last 4 or more hex digits (the last tell records made together apart).", valueName: "id"),
               transform: RecordIDPrefix.init(parsing:))
     var id: RecordIDPrefix
 

@@ -8,7 +8,7 @@ struct SessionsRevokeCommand: AsyncParsableCommand {
         commandName: "revoke",
         abstract: "End one of your sessions, e.g. a lost phone's (IDs from `workout sessions`).")
 
-    @Argument(help: ArgumentHelp("The session's ID, or its first 4 or more hex digits, as `workout sessions` shows it.", valueName: "id"),
+    @Argument(help: ArgumentHelp("The session's ID, or its first or last 4 or more hex digits, as `workout sessions` shows it.", valueName: "id"),
               transform: { text throws(ValidationError) in try RecordIDPrefix(parsing: text, listing: "`workout sessions`") })
     var id: RecordIDPrefix
 

@@ -8,7 +8,7 @@ struct TokensRevokeCommand: AsyncParsableCommand {
         commandName: "revoke",
         abstract: "Revoke a device token, yours or (admins) any member's (IDs from `workout tokens list`).")
 
-    @Argument(help: ArgumentHelp("The token's ID, or (for one of yours) its first 4 or more hex digits, as `workout tokens` shows it.", valueName: "id"),
+    @Argument(help: ArgumentHelp("The token's ID, or (for one of yours) its first or last 4 or more hex digits, as `workout tokens` shows it.", valueName: "id"),
               transform: { text throws(ValidationError) in try RecordIDPrefix(parsing: text, listing: "`workout tokens`") })
     var id: RecordIDPrefix
 

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 
 /// A record's ID as given on the command line: the whole UUID as `history --json` or
-/// `today --json` prints it (any case, with or without hyphens), or its first 4 or more hex
-/// digits, which must then match exactly one of the member's records of the kind meant.
+/// `today --json` prints it (any case, with or without hyphens), or its first or last 4 or
+/// more hex digits, which must then match exactly one of the member's records of the kind
+/// meant. A time-ordered ID's first digits are its time, shared by records made the same hour;
+/// its last digits are random, so a few of them tell records apart.
 struct RecordIDPrefix: Sendable, Equatable, CustomStringConvertible {
     /// The fewest hex digits accepted.
     static let minimumDigits = 4
@@ -34,7 +36,7 @@ struct RecordIDPrefix: Sendable, Equatable, CustomStringConvertible {
         let digits = trimmed.lowercased().filter { $0 != "-" }
         guard (Self.minimumDigits...32).contains(digits.count), digits.allSatisfy(\.isHexDigit) else {
             throw ValidationError(
-                "expected an ID as \(listing) prints it, or its first \(Self.minimumDigits) or more hex digits, e.g. 0190a5b2")
+                "expected an ID as \(listing) prints it, or its first or last \(Self.minimumDigits) or more hex digits, e.g. 3d4e5f6a7b")
         }
         self.digits = digits
         self.description = trimmed
@@ -48,12 +50,13 @@ struct RecordIDPrefix: Sendable, Equatable, CustomStringConvertible {
         return UUID(uuidString: groups.joined(separator: "-"))
     }
 
-    /// Whether `id` starts with these digits.
+    /// Whether `id` starts or ends with these digits.
     func matches(_ id: UUID) -> Bool {
-        id.uuidString.lowercased().filter { $0 != "-" }.hasPrefix(digits)
+        let hex = id.uuidString.lowercased().filter { $0 != "-" }
+        return hex.hasPrefix(digits) || hex.hasSuffix(digits)
     }
 
-    /// The one item of `items` whose ID starts with these digits.
+    /// The one item of `items` whose ID starts or ends with these digits.
     ///
     /// - Parameters:
     ///   - noun: What the items are, for the messages: "no session of yours" (`none`) and
@@ -66,11 +69,11 @@ struct RecordIDPrefix: Sendable, Equatable, CustomStringConvertible {
     ) throws(CLIError) -> Item {
         let matching = items.filter { matches(id($0)) }
         guard let target = matching.first else {
-            throw CLIError(.notFound, "not found: \(none) has an ID starting with \"\(self)\"; \(listing) lists them")
+            throw CLIError(.notFound, "not found: \(none) has an ID that starts or ends with \"\(self)\"; \(listing) lists them")
         }
         guard matching.count == 1 else {
             let ids = matching.map { Format.id(id($0)) }.joined(separator: ", ")
-            throw CLIError(.usage, "\"\(self)\" starts \(matching.count) \(plural) IDs (\(ids)); give more digits")
+            throw CLIError(.usage, "\"\(self)\" starts or ends \(matching.count) \(plural) IDs (\(ids)); give more digits")
         }
         return target
     }

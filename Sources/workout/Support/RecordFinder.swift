@@ -83,7 +83,7 @@ enum RecordFinder {
             throw CLIError(.failure, "searched \(Format.grouped(maximumPages * 500)) of your records without settling which \(kind.noun) \"\(prefix)\" is; give its whole ID, as \(kind.listing) prints it")
         }
         guard !matches.isEmpty else {
-            throw CLIError(.notFound, "no \(kind.noun) of yours has an ID starting with \"\(prefix)\"; \(kind.listing) lists their IDs")
+            throw CLIError(.notFound, "no \(kind.noun) of yours has an ID that starts or ends with \"\(prefix)\"; \(kind.listing) lists their IDs")
         }
         let sorted = matches.sorted { $0.time > $1.time }
         var lines = ["\"\(prefix)\" matches \(Format.count(matches.count, kind.noun)); give more of the ID:"]

@@ -17,8 +17,9 @@ struct RecordIDPrefixTests {
         #expect(prefix.matches(Self.id))
     }
 
-    @Test("A prefix of 4 or more hex digits matches the IDs that start with it", arguments: [
+    @Test("4 or more hex digits match the IDs that start or end with them (a time-ordered ID's last digits tell records apart)", arguments: [
         ("0190", true), ("0190a5b2", true), ("0190A5B2-7c", true), ("0190a5b2-7c3f", false), ("1190", false),
+        ("6a7b", true), ("3d4e5f6a7b", true), ("2c3d4e5f6a7B", true), ("6a7c", false), ("5f6a", false),
     ])
     func prefix(text: String, matches: Bool) throws {
         let prefix = try RecordIDPrefix(parsing: text)
@@ -39,7 +40,7 @@ struct RecordIDPrefixTests {
         let newer = FoundRecord.weight(.init(id: UUID(), weightKg: 71, measuredAt: Date(timeIntervalSince1970: 1_700_086_400)))
         let prefix = try RecordIDPrefix(parsing: "abcd")
         #expect(try RecordFinder.choose(.weight, prefix, from: [older], complete: true).id == older.id)
-        #expect(throws: CLIError(.notFound, "no weigh-in of yours has an ID starting with \"abcd\"; `workout weight --json` lists their IDs")) {
+        #expect(throws: CLIError(.notFound, "no weigh-in of yours has an ID that starts or ends with \"abcd\"; `workout weight --json` lists their IDs")) {
             try RecordFinder.choose(.weight, prefix, from: [], complete: true)
         }
         do {

@@ -38,7 +38,7 @@ struct RecordEditTests {
             #expect(deleted.contains("0 workouts in all"), "the totals no longer count it: \(deleted)")
             let gone = try await household.workout(["delete", "workout", id])
             #expect(gone.status == 66, "\(gone)")
-            #expect(gone.error.contains("no workout of yours has an ID starting with"), "\(gone)")
+            #expect(gone.error.contains("no workout of yours has an ID that starts or ends with"), "\(gone)")
         }
     }
 
@@ -92,10 +92,14 @@ struct RecordEditTests {
             #expect(ambiguous.error.hasPrefix("workout: \"\(shared)\" matches 2 workouts; give more of the ID:"), "\(ambiguous)")
             #expect(ambiguous.error.contains("\(ids[0])  yoga, 20 min") && ambiguous.error.contains("\(ids[1])  rowing, 20 min"), "\(ambiguous)")
             #expect((try await household.json(["history"])["workouts"] as? [Any])?.count == 2, "nothing was deleted")
+            // Their last digits are random: six of them name one.
+            let last = String(ids[0].filter(\.isHexDigit).suffix(6))
+            let edited = try await household.workout(["edit", "workout", last, "--minutes", "25"])
+            #expect(edited.status == 0 && edited.output.contains(ids[0]), "\(edited)")
 
-            let unknown = try await household.workout(["edit", "workout", "ffff", "--minutes", "10"])
+            let unknown = try await household.workout(["edit", "workout", "ffffffff", "--minutes", "10"])
             #expect(unknown.status == 66, "\(unknown)")
-            #expect(unknown.error == "workout: no workout of yours has an ID starting with \"ffff\"; `workout history --json` lists their IDs\n")
+            #expect(unknown.error == "workout: no workout of yours has an ID that starts or ends with \"ffffffff\"; `workout history --json` lists their IDs\n")
             let otherKind = try await household.workout(["delete", "meal", ids[0]])
             #expect(otherKind.status == 66, "a workout's ID is no meal's: \(otherKind)")
 
