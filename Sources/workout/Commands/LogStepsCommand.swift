@@ -8,7 +8,7 @@ struct LogStepsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "steps",
         abstract: "Report a day's step count (a later report from the same source replaces it; the day counts your most trusted source, else the highest: profile set --steps-sources).",
-        discussion: "Example: workout log steps 8500 --day yesterday")
+        discussion: "Example: workout log steps 8500 --day yesterday. To correct a day, report it again from the same --source; to clear that source's day, report 0.")
 
     @Argument(help: ArgumentHelp("The number of steps.", valueName: "steps"))
     var steps: Int
