@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 public import WorkoutClient
+import WorkoutRules
 
 /// Reads a source and brings its records in, in batches: what `workout import` runs, and
 /// what an app can run.
@@ -187,19 +188,13 @@ public final class ImportSession: Sendable {
                 continue
             }
             guard error.code == .invalidArgument || error.code == .alreadyExists, !options.strict,
-                  let index = Self.recordIndex(in: error.field), index < records.count
+                  let index = ImportRecordPath.index(in: error.field), index < records.count
             else { throw error }
             refused.append(ImportIssue(location: locations[index], kind: records[index].kind, reason: "the server refused it: \(error.message)"))
             records.remove(at: index)
             locations.remove(at: index)
         }
         return (nil, refused)
-    }
-
-    /// `3` for the field `records[3].workout.duration_seconds`.
-    static func recordIndex(in field: String?) -> Int? {
-        guard let field, field.hasPrefix("records["), let close = field.firstIndex(of: "]") else { return nil }
-        return Int(field[field.index(field.startIndex, offsetBy: 8)..<close])
     }
 
     /// A generous estimate of a record's encoded size, to keep a batch within the frame limit.

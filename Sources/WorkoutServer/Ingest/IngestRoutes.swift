@@ -135,7 +135,7 @@ package enum IngestRoutes {
                     imported = try await household.importRecords(caller, request)
                     break
                 } catch let error as DomainError where error.code == .alreadyExists {
-                    guard let index = Self.recordIndex(error.field), batch.indices.contains(index) else { throw error }
+                    guard let index = ImportRecordPath.index(in: error.field), batch.indices.contains(index) else { throw error }
                     refuse(batch.remove(at: index), "already stored with other content; the stored record is kept")
                 }
             }
@@ -149,11 +149,5 @@ package enum IngestRoutes {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Array(try encoder.encode(answer))
-    }
-
-    /// The record an ImportRecords error names (`records[12].workout.id` → 12).
-    private static func recordIndex(_ field: String?) -> Int? {
-        guard let field, field.hasPrefix("records["), let close = field.firstIndex(of: "]") else { return nil }
-        return Int(field[field.index(field.startIndex, offsetBy: "records[".count)..<close])
     }
 }
