@@ -258,7 +258,7 @@ final class Connection: @unchecked Sendable {
         switch result {
         case .success(.reply(let body)):
             perform(machine.callFinished(callID, .success(body), now: Self.now()))
-        case .success(.bind(_, let body)) where machine.face == .http:
+        case .success(.bind(_, let body)) where !machine.loginBindsConnection:
             // Over HTTP a login answers its token; each request presents it (no binding).
             perform(machine.callFinished(callID, .success(body), now: Self.now()))
         case .success(.bind(let newCaller, let body)):

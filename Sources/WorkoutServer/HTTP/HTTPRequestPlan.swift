@@ -1,0 +1,23 @@
+import WorkoutProtocol
+
+/// What the head of a request asked for, checked.
+struct HTTPRequestPlan: Sendable {
+    /// The method.
+    var descriptor: MethodDescriptor
+    /// The body's encoding (and the answer's).
+    var encoding: MessageTranscoder.Encoding
+    /// The body's length.
+    var contentLength: Int
+    /// `Connect-Timeout-Ms`.
+    var timeoutMilliseconds: UInt32?
+    /// Whether the client keeps the connection.
+    var keepAlive: Bool
+    /// The bearer token, if the request carried one.
+    var token: [UInt8]?
+    /// Whether the token is the one whose session the connection holds.
+    var authorized = false
+    /// `Idempotency-Key`.
+    var idempotencyKey: String?
+    /// `X-Signature`: what a phone bridge signs its posts with (the ingest endpoints check it).
+    var signature: String?
+}
