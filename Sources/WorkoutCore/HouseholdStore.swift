@@ -113,14 +113,20 @@ package struct Caller: Sendable, Hashable {
     /// A signed device token's signing secret (the HMAC key of its posts' `X-Signature`);
     /// `nil` for every other caller.
     package var signingSecret: [UInt8]?
+    /// Whether the member is an admin or the owner, as their account said when the session was
+    /// resolved. It never changes (an admin may become the owner; no one else changes role),
+    /// and the admin-only operations check it again in their own transaction.
+    package var isAdmin: Bool
 
     package init(
-        userID: UUID, sessionID: UUID, tokenDigest: [UInt8], scopes: Set<Workout_V1_TokenScope>? = nil, signingSecret: [UInt8]? = nil
+        userID: UUID, sessionID: UUID, tokenDigest: [UInt8], scopes: Set<Workout_V1_TokenScope>? = nil, signingSecret: [UInt8]? = nil,
+        isAdmin: Bool = false
     ) {
         self.userID = userID
         self.sessionID = sessionID
         self.tokenDigest = tokenDigest
         self.scopes = scopes
         self.signingSecret = signingSecret
+        self.isAdmin = isAdmin
     }
 }

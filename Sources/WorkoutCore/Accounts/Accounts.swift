@@ -353,7 +353,8 @@ extension HouseholdStore {
             caller: Caller(
                 userID: userID, sessionID: UUID(bytes: session.sessionID), tokenDigest: digest,
                 scopes: session.deviceToken ? Set(session.scopes.compactMap { Workout_V1_TokenScope(rawValue: Int($0)) }) : nil,
-                signingSecret: session.deviceToken && !session.signingSecret.isEmpty ? Array(session.signingSecret.utf8) : nil),
+                signingSecret: session.deviceToken && !session.signingSecret.isEmpty ? Array(session.signingSecret.utf8) : nil,
+                isAdmin: isAdmin(user)),
             token: token, session: sessionInfo(session, current: true),
             profile: profile(of: user), totals: totals(of: user, now: now), revision: user.revision)
     }

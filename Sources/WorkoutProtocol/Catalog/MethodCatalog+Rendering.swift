@@ -21,6 +21,27 @@ extension MethodCatalog {
         return lines.joined(separator: "\n")
     }
 
+    /// PROTOCOL.md 17's table of what device tokens may call, from each method's
+    /// ``MethodDescriptor/tokenAccess``: the catalog's methods and the HTTP face's own
+    /// `endpoints` (the ingest endpoints, which the server declares).
+    package static func deviceTokenTable(endpoints: [MethodDescriptor]) -> String {
+        let rows: [(DeviceTokenAccess, String)] = [
+            (.anyToken, "every token, signed too"),
+            (.ownSession, "every unsigned token"),
+            (.scope(.read), "`read`"),
+            (.scope(.log), "`log`"),
+            (.scope(.import), "`import`"),
+            (.signedPost, "`import`, signed too"),
+            (.none, "no token"),
+        ]
+        var lines = ["| device tokens | methods |", "|---|---|"]
+        for (access, who) in rows {
+            let names = (all + endpoints).filter { $0.tokenAccess == access }.map { "`\($0.name)`" }
+            lines.append("| \(who) | \(names.isEmpty ? "–" : names.joined(separator: ", ")) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The comment line above the method's `rpc` in its .proto service.
     package static func protoComment(for method: MethodDescriptor) -> String {
         let kind = method.isServerStreaming ? "Server streaming." : "Unary."
@@ -32,7 +53,8 @@ extension MethodCatalog {
     package static func json() -> String {
         let entries = all.map { method in
             """
-              {"admin_only": \(method.adminOnly), "name": "\(method.name)", "needs_session": \(method.needsSession), \
+              {"admin_only": \(method.adminOnly), "device_tokens": "\(method.tokenAccess.name)", \
+            "name": "\(method.name)", "needs_session": \(method.needsSession), \
             "number": \(method.number), "request": "\(shortName(method.requestType))", \
             "response": "\(shortName(method.responseType))", "server_streaming": \(method.isServerStreaming)}
             """

@@ -15,6 +15,8 @@ package struct MethodDescriptor: Sendable, Hashable {
     package let needsSession: Bool
     /// Whether only admins may call it (else PERMISSION_DENIED).
     package let adminOnly: Bool
+    /// Which device tokens may call it (else PERMISSION_DENIED).
+    package let tokenAccess: DeviceTokenAccess
     /// One line on what it does.
     package let summary: String
     /// Its messages between protobuf and the HTTP face's forms (not part of its identity).
@@ -31,7 +33,8 @@ package struct MethodDescriptor: Sendable, Hashable {
     package static func == (lhs: MethodDescriptor, rhs: MethodDescriptor) -> Bool {
         lhs.number == rhs.number && lhs.name == rhs.name && lhs.requestType == rhs.requestType
             && lhs.responseType == rhs.responseType && lhs.isServerStreaming == rhs.isServerStreaming
-            && lhs.needsSession == rhs.needsSession && lhs.adminOnly == rhs.adminOnly && lhs.summary == rhs.summary
+            && lhs.needsSession == rhs.needsSession && lhs.adminOnly == rhs.adminOnly && lhs.tokenAccess == rhs.tokenAccess
+            && lhs.summary == rhs.summary
     }
 
     /// Hashes what ``==`` compares.
@@ -61,7 +64,8 @@ extension MethodDescriptor {
     package static let anyBody = "application/octet-stream"
 
     /// A method the HTTP face alone serves, outside the catalog (an ingest endpoint in a format
-    /// of its own): it needs a session, and its bodies pass through as they are.
+    /// of its own): it needs a session or a token holding `import` (signed or not), and its
+    /// bodies pass through as they are.
     ///
     /// - Parameters:
     ///   - number: A number no catalog method has (900 to 999, kept for these).
@@ -73,6 +77,7 @@ extension MethodDescriptor {
         precondition((900...999).contains(number), "900 to 999 are the HTTP-only methods' numbers; the others are the catalog's")
         return MethodDescriptor(
             number: number, name: name, requestType: takesAnyBody ? anyBody : "application/json", responseType: "application/json",
-            isServerStreaming: false, needsSession: true, adminOnly: false, summary: summary, transcoder: .passthrough)
+            isServerStreaming: false, needsSession: true, adminOnly: false, tokenAccess: .signedPost, summary: summary,
+            transcoder: .passthrough)
     }
 }

@@ -7,11 +7,11 @@ package struct RPCMethod<Request: SwiftProtobuf.Message, Response: SwiftProtobuf
     package let descriptor: MethodDescriptor
 
     /// Declares a method.
-    init(_ number: UInt32, _ name: String, streaming: Bool, session: Bool, admin: Bool, _ summary: String) {
+    init(_ number: UInt32, _ name: String, streaming: Bool, session: Bool, admin: Bool, token: DeviceTokenAccess, _ summary: String) {
         descriptor = MethodDescriptor(
             number: number, name: name,
             requestType: Request.protoMessageName, responseType: Response.protoMessageName,
-            isServerStreaming: streaming, needsSession: session, adminOnly: admin, summary: summary,
+            isServerStreaming: streaming, needsSession: session, adminOnly: admin, tokenAccess: token, summary: summary,
             transcoder: MessageTranscoder(Request.self, Response.self))
     }
 

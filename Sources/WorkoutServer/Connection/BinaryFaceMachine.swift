@@ -311,8 +311,8 @@ struct BinaryFaceMachine: Sendable {
             refuse(error.status, error.message, &core, &actions)
             return
         }
-        if descriptor.needsSession && !core.hasSession {
-            refuse(.unauthenticated, "this method needs a session: call Auth.Login, Auth.Register or Auth.Resume first", &core, &actions)
+        if !core.hasSession, let refusal = CallAuthorization.refusal(descriptor, caller: nil) {
+            refuse(refusal.status, refusal.details.message, &core, &actions)
             return
         }
         core.openCall(callID, descriptor, deadlineMilliseconds: frame.deadline, now: now)

@@ -354,7 +354,7 @@ final class Connection: @unchecked Sendable {
             return
         }
         let caller = call.speaksForSession ? caller : nil
-        if let refusal = DeviceTokenScopes.refusal(caller, descriptor) {
+        if let refusal = CallAuthorization.refusal(descriptor, caller: caller) {
             answer(call.callID, .failure(refusal))
             return
         }

@@ -22,6 +22,9 @@ struct HTTPFaceMachine: Sendable {
         case running(callID: UInt32, HTTPRequestPlan, streaming: Bool)
     }
 
+    /// How a client gets a session on this face, for UNAUTHENTICATED's message.
+    static let signIn = "send Authorization: Bearer and a session token (from \(MethodCatalog.login.descriptor.httpPath)) or a device token"
+
     /// Where paths lead.
     private let routes: HTTPRoutes
     /// Cuts requests off the bytes received.
@@ -321,8 +324,8 @@ struct HTTPFaceMachine: Sendable {
             answerAtOnce(CallFailure(.unavailable, "the server is shutting down; try again in a moment"), &core, &actions)
             return
         }
-        if descriptor.needsSession, !plan.authorized {
-            answerAtOnce(CallFailure(.unauthenticated, "\(descriptor.name) needs a session: send Authorization: Bearer and a session token (from \(MethodCatalog.login.descriptor.httpPath)) or a device token"), &core, &actions)
+        if !plan.authorized, let refusal = CallAuthorization.refusal(descriptor, caller: nil, signIn: Self.signIn) {
+            answerAtOnce(refusal, &core, &actions)
             return
         }
         if plan.timeoutMilliseconds == 0 {

@@ -47,8 +47,8 @@ package enum IngestRoutes {
         number: 903, name: "Ingest.WorkoutFile",
         summary: "A FIT, GPX or TCX file, its workouts imported as an ImportRecords batch.", takesAnyBody: true)
 
-    /// Every ingest endpoint's number: what a signed device token may call.
-    package static let numbers: Set<UInt32> = [healthAutoExport.number, healthConnect.number, workoutFile.number]
+    /// Every ingest endpoint, in number order.
+    package static let all: [MethodDescriptor] = [healthAutoExport, healthConnect, workoutFile]
 
     /// The path of each, for ``HTTPRoutes``.
     package static let byPath: [String: MethodDescriptor] = [

@@ -38,8 +38,8 @@ package struct Router: Sendable {
             let authenticated = try await household.resume(request)
             // A signed token speaks only in signed posts: Resume would answer its member's
             // profile and totals, which it may not read.
-            if authenticated.caller.signingSecret != nil {
-                throw DeviceTokenScopes.signedRefusal(MethodCatalog.resume.descriptor)
+            if let refusal = CallAuthorization.refusal(MethodCatalog.resume.descriptor, caller: authenticated.caller) {
+                throw refusal
             }
             var response = Workout_V1_ResumeResponse()
             response.session = authenticated.session
