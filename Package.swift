@@ -252,11 +252,11 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkoutTLSTests",
-            dependencies: ["WorkoutTLS", "TestSupport", "WorkoutServer"],
+            dependencies: ["WorkoutTLS", "TestSupport", "WorkoutServer", "WorkoutProtocol"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "LMDB", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "WorkoutProtocolTests",
             dependencies: ["WorkoutProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],

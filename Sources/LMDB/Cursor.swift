@@ -5,10 +5,10 @@ internal import CLMDB
 ///
 /// Each move returns the entry it lands on, or `nil` past either end. An entry's byte views
 /// are valid only until the cursor moves again or its transaction ends.
-public struct Cursor: ~Copyable {
+package struct Cursor: ~Copyable {
     private let handle: OpaquePointer
     /// The database the cursor walks.
-    public let database: Database
+    package let database: Database
 
     init(handle: OpaquePointer, database: Database) {
         self.handle = handle
@@ -16,11 +16,11 @@ public struct Cursor: ~Copyable {
     }
 
     /// The key and value the cursor is on.
-    public struct Entry {
+    package struct Entry {
         /// The key's bytes, valid until the cursor moves.
-        public let key: UnsafeRawBufferPointer
+        package let key: UnsafeRawBufferPointer
         /// The value's bytes, valid until the cursor moves.
-        public let value: UnsafeRawBufferPointer
+        package let value: UnsafeRawBufferPointer
     }
 
     private func move(_ operation: MDB_cursor_op, key: [UInt8]? = nil) throws -> Entry? {
@@ -45,24 +45,24 @@ public struct Cursor: ~Copyable {
     }
 
     /// Moves to the first entry (`MDB_FIRST`).
-    public mutating func first() throws -> Entry? { try move(MDB_FIRST) }
+    package mutating func first() throws -> Entry? { try move(MDB_FIRST) }
     /// Moves to the last entry (`MDB_LAST`).
-    public mutating func last() throws -> Entry? { try move(MDB_LAST) }
+    package mutating func last() throws -> Entry? { try move(MDB_LAST) }
     /// Moves to the next entry (`MDB_NEXT`).
-    public mutating func next() throws -> Entry? { try move(MDB_NEXT) }
+    package mutating func next() throws -> Entry? { try move(MDB_NEXT) }
     /// Moves to the previous entry (`MDB_PREV`).
-    public mutating func previous() throws -> Entry? { try move(MDB_PREV) }
+    package mutating func previous() throws -> Entry? { try move(MDB_PREV) }
     /// The entry the cursor is on (`MDB_GET_CURRENT`).
-    public func current() throws -> Entry? { try move(MDB_GET_CURRENT) }
+    package func current() throws -> Entry? { try move(MDB_GET_CURRENT) }
 
     /// Moves to the first entry whose key is greater than or equal to `key` (`MDB_SET_RANGE`).
-    public mutating func seek(atLeast key: [UInt8]) throws -> Entry? {
+    package mutating func seek(atLeast key: [UInt8]) throws -> Entry? {
         guard !key.isEmpty else { return try first() }
         return try move(MDB_SET_RANGE, key: key)
     }
 
     /// Moves to the entry whose key is exactly `key` (`MDB_SET_KEY`), or returns `nil`.
-    public mutating func seek(exactly key: [UInt8]) throws -> Entry? {
+    package mutating func seek(exactly key: [UInt8]) throws -> Entry? {
         guard !key.isEmpty else { return nil }
         return try move(MDB_SET_KEY, key: key)
     }

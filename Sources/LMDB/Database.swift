@@ -4,14 +4,14 @@ internal import CLMDB
 ///
 /// A plain value: it stays valid until its environment closes and may be used from any
 /// transaction of that environment.
-public struct Database: Sendable, Hashable {
+package struct Database: Sendable, Hashable {
     /// liblmdb's handle (`MDB_dbi`).
-    public let handle: UInt32
+    package let handle: UInt32
     /// The name it was opened with, `nil` for the main database.
-    public let name: String?
+    package let name: String?
 
     /// Wraps an `MDB_dbi` handle.
-    public init(handle: UInt32, name: String?) {
+    package init(handle: UInt32, name: String?) {
         self.handle = handle
         self.name = name
     }
@@ -23,11 +23,11 @@ public struct Database: Sendable, Hashable {
 }
 
 /// How many entries a database holds and how deep its B-tree is (`MDB_stat`).
-public struct DatabaseStatistics: Sendable, Hashable {
+package struct DatabaseStatistics: Sendable, Hashable {
     /// The number of key/value pairs.
-    public var entries: Int
+    package var entries: Int
     /// The depth of the B-tree.
-    public var depth: Int
+    package var depth: Int
     /// The pages in use: branch, leaf and overflow.
-    public var pages: Int
+    package var pages: Int
 }

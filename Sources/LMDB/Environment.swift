@@ -20,7 +20,7 @@ internal import Darwin
 /// closure must have no effects outside its transaction.
 ///
 /// Call ``close()`` exactly once when done; `deinit` only checks that it was.
-public final class Environment: @unchecked Sendable {
+package final class Environment: @unchecked Sendable {
     // Safe because: `handle` is written once in init and freed once in close(), which holds
     // the map lock exclusively, so no transaction is using it; every other use holds the map
     // lock shared. `state` is behind a Mutex.
@@ -44,60 +44,60 @@ public final class Environment: @unchecked Sendable {
     private let writeSerializer = NSLock()
 
     /// How an environment is opened.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The initial size of the memory map in bytes (rounded to pages by liblmdb).
-        public var mapSize: Int = 64 << 20
+        package var mapSize: Int = 64 << 20
         /// How large the map may grow; a write past this fails with `mapFull`.
-        public var maxMapSize: Int = 1 << 40
+        package var maxMapSize: Int = 1 << 40
         /// The number of reader slots (concurrent read transactions across processes).
-        public var maxReaders: UInt32 = 1_022
+        package var maxReaders: UInt32 = 1_022
         /// The number of named databases the environment may hold.
-        public var maxDatabases: UInt32 = 64
+        package var maxDatabases: UInt32 = 64
         /// Extra flags; `MDB_NOTLS` is always added.
-        public var flags: EnvironmentFlags = []
+        package var flags: EnvironmentFlags = []
         /// Whether commits are made durable by a write-ahead log of the environment's own (one
         /// small synced append a commit) instead of liblmdb's two syncs of the data file. The
         /// log lives beside `data.mdb` (`wal-0`, `wal-1`, `checkpoint`); opening replays it.
         /// Needs a directory (no `.noSubdirectory`) and a writable environment. One process
         /// keeps the log; others that open the environment meanwhile commit with liblmdb's own
         /// syncs (see `WriteAheadLog`, rule 5). `.noSync` and `.noMetaSync` are then decided here.
-        public var writeAheadLog = false
+        package var writeAheadLog = false
         /// Whether the log's appends go around the page cache (`O_DIRECT | O_DSYNC`: one write
         /// a commit that returns once the record is on disk) where the file system allows it;
         /// `false`, or a file system that refuses it, appends through the page cache and
         /// `fdatasync`s.
-        public var writeAheadLogDirectIO = true
+        package var writeAheadLogDirectIO = true
         /// Past this many bytes of the log that no checkpoint covers, writes are refused with
         /// ``LMDBError/Code/writeAheadLogFull`` instead of growing the log without bound (the
         /// data file cannot be synced). The default is far above a household's day of writes:
         /// checkpoints keep the log at a few MiB.
-        public var writeAheadLogCeilingBytes = 256 << 20
+        package var writeAheadLogCeilingBytes = 256 << 20
         /// A background checkpoint starts after this many logged commits, or
         /// ``writeAheadLogCheckpointBytes`` logged bytes, whichever comes first. Larger values
         /// keep more in the log for an opening after a crash to replay (a benchmark of that
         /// opening sets them out of reach).
-        public var writeAheadLogCheckpointCommits = 256
+        package var writeAheadLogCheckpointCommits = 256
         /// See ``writeAheadLogCheckpointCommits``.
-        public var writeAheadLogCheckpointBytes = 1 << 20
+        package var writeAheadLogCheckpointBytes = 1 << 20
         /// Whether opening repairs a write-ahead log it cannot replay whole: it keeps every
         /// transaction up to damage and sets the rest aside (`wal-0.set-aside`, …), or sets
         /// aside a log and checkpoint that belong to another data file, and says so in
         /// ``Environment/writeAheadLogRecovery``. Without it, such an opening fails with
         /// ``LMDBError/Code/writeAheadLogDamaged`` or ``LMDBError/Code/writeAheadLogForeign``.
-        public var repairWriteAheadLog = false
+        package var repairWriteAheadLog = false
         /// The mode of the files liblmdb creates.
-        public var fileMode: Int = 0o600
+        package var fileMode: Int = 0o600
 
         /// Creates the default configuration: durable (synced) commits, a 64 MiB map that grows.
-        public init() {}
+        package init() {}
     }
 
     /// The path the environment was opened at.
-    public let path: String
+    package let path: String
     /// The configuration it was opened with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The largest key liblmdb accepts (`mdb_env_get_maxkeysize`, 511 by default).
-    public let maxKeySize: Int
+    package let maxKeySize: Int
 
     /// Opens (creating if needed) the environment at `path`.
     ///
@@ -114,7 +114,7 @@ public final class Environment: @unchecked Sendable {
     ///   `permissionDenied` when it cannot be opened for writing, `versionMismatch`; with a
     ///   write-ahead log, `invalidArgument` for a configuration that cannot keep one, and what
     ///   replaying the log throws.
-    public init(path: String, configuration: Configuration = Configuration()) throws(LMDBError) {
+    package init(path: String, configuration: Configuration = Configuration()) throws(LMDBError) {
         var flags = configuration.flags.union(.noThreadLocalStorage)
         var prepared: WriteAheadLog.Prepared?
         if configuration.writeAheadLog {
@@ -187,7 +187,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Closes the environment, waiting for running transactions to end first. Calling it
     /// again does nothing. Wraps `mdb_env_close`.
-    public func close() {
+    package func close() {
         mapLock.withExclusive {
             let wasClosed = state.withLock { state in
                 defer { state.isClosed = true }
@@ -202,23 +202,23 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// The current size of the memory map in bytes.
-    public var mapSize: Int { state.withLock { $0.mapSize } }
+    package var mapSize: Int { state.withLock { $0.mapSize } }
 
     /// The files a write-ahead log keeps beside `data.mdb`: they belong to that data file, and
     /// go when it is replaced.
-    public static let writeAheadLogFileNames = WriteAheadLog.logFileNames + [WriteAheadLog.checkpointFileName]
+    package static let writeAheadLogFileNames = WriteAheadLog.logFileNames + [WriteAheadLog.checkpointFileName]
 
     /// How many transactions opening the environment replayed from its write-ahead log: those
     /// committed after its last checkpoint by a process that did not close it (0 without a log).
-    public var replayedTransactions: Int { writeAheadLog?.recovery.replayedTransactions ?? 0 }
+    package var replayedTransactions: Int { writeAheadLog?.recovery.replayedTransactions ?? 0 }
 
     /// What opening did with the write-ahead log: the records replayed, and what a repair
     /// dropped and set aside (``Configuration/repairWriteAheadLog``); `nil` without a log.
-    public var writeAheadLogRecovery: WriteAheadLogRecovery? { writeAheadLog?.recovery }
+    package var writeAheadLogRecovery: WriteAheadLogRecovery? { writeAheadLog?.recovery }
 
     /// Where the write-ahead log stands against its ceiling; `nil` without a log, or in a
     /// process that does not keep it.
-    public var writeAheadLogStatus: WriteAheadLogStatus? {
+    package var writeAheadLogStatus: WriteAheadLogStatus? {
         guard let writeAheadLog, writeAheadLog.isOwner else { return nil }
         return writeAheadLog.status
     }
@@ -226,10 +226,10 @@ public final class Environment: @unchecked Sendable {
     /// How many of this process's commits were logged around the page cache (see
     /// ``Configuration/writeAheadLogDirectIO``): none without a log, with the setting off, in a
     /// process that does not keep the log, or where the file system refused `O_DIRECT`.
-    public var writeAheadLogDirectAppends: Int { writeAheadLog?.directAppends ?? 0 }
+    package var writeAheadLogDirectAppends: Int { writeAheadLog?.directAppends ?? 0 }
 
     /// How many times this process grew the map because a write filled it.
-    public var growthCount: Int { state.withLock { $0.growthCount } }
+    package var growthCount: Int { state.withLock { $0.growthCount } }
 
     private func ensureOpen(_ operation: String) throws(LMDBError) {
         if closed.load(ordering: .acquiring) {
@@ -249,7 +249,7 @@ public final class Environment: @unchecked Sendable {
     ///   - flags: `.create` and key flags.
     /// - Returns: the handle.
     /// - Throws: ``LMDBError``; `notFound` when the database does not exist and `.create` was not given.
-    public func openDatabase(named name: String?, flags: DatabaseFlags = [.create]) throws -> Database {
+    package func openDatabase(named name: String?, flags: DatabaseFlags = [.create]) throws -> Database {
         try ensureOpen("mdb_dbi_open")
         let readOnly = configuration.flags.contains(.readOnly)
         if readOnly {
@@ -269,7 +269,7 @@ public final class Environment: @unchecked Sendable {
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws, or an ``LMDBError`` from beginning the transaction.
     @discardableResult
-    public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+    package func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         try mapLock.withShared {
             let slot = readers.currentSlot()
             let txn = try beginRead(slot)
@@ -331,7 +331,7 @@ public final class Environment: @unchecked Sendable {
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws, or an ``LMDBError`` from liblmdb.
     @discardableResult
-    public func write<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
+    package func write<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
         while true {
             let outcome: Result<R, any Error>
             var mapWasFull = false
@@ -437,7 +437,7 @@ public final class Environment: @unchecked Sendable {
     /// Grows the map to at least `size` bytes. Waits for running transactions to end.
     ///
     /// - Parameter size: the new size in bytes; a smaller one than the current leaves it be.
-    public func setMapSize(atLeast size: Int) throws {
+    package func setMapSize(atLeast size: Int) throws {
         try resize { current in max(current, size) }
     }
 
@@ -498,7 +498,7 @@ public final class Environment: @unchecked Sendable {
     /// - Parameters:
     ///   - path: an existing, empty directory (or with `.noSubdirectory`, the file to create).
     ///   - compact: whether to omit free pages (`MDB_CP_COMPACT`).
-    public func copy(to path: String, compact: Bool = true) throws {
+    package func copy(to path: String, compact: Bool = true) throws {
         try mapLock.withShared { () throws(LMDBError) in
             try ensureOpen("mdb_env_copy2")
             try check("mdb_env_copy2", context: path) {
@@ -510,7 +510,7 @@ public final class Environment: @unchecked Sendable {
     /// Flushes the data buffers to disk. Only needed with `.noSync` or `.noMetaSync`.
     /// Wraps `mdb_env_sync`. With a write-ahead log, also records a checkpoint, so that an
     /// opening after a crash starts from here.
-    public func sync() throws {
+    package func sync() throws {
         try mapLock.withShared { () throws(LMDBError) in
             try ensureOpen("mdb_env_sync")
             if let writeAheadLog {
@@ -525,7 +525,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Facts about the environment: map size, pages in use, last transaction, readers.
     /// Wraps `mdb_env_info` and `mdb_env_stat`.
-    public func info() throws -> EnvironmentInfo {
+    package func info() throws -> EnvironmentInfo {
         try mapLock.withShared { () throws(LMDBError) in
             try ensureOpen("mdb_env_info")
             var info = MDB_envinfo()
@@ -544,20 +544,20 @@ public final class Environment: @unchecked Sendable {
 }
 
 /// What ``Environment/info()`` reports.
-public struct EnvironmentInfo: Sendable, Hashable {
+package struct EnvironmentInfo: Sendable, Hashable {
     /// The size of the memory map in bytes.
-    public var mapSize: Int
+    package var mapSize: Int
     /// The database page size in bytes.
-    public var pageSize: Int
+    package var pageSize: Int
     /// The number of the last page used; `(lastPageNumber + 1) * pageSize` is the space in use.
-    public var lastPageNumber: Int
+    package var lastPageNumber: Int
     /// The id of the last committed transaction.
-    public var lastTransactionID: Int
+    package var lastTransactionID: Int
     /// The number of reader slots.
-    public var maxReaders: Int
+    package var maxReaders: Int
     /// The number of reader slots in use.
-    public var readersInUse: Int
+    package var readersInUse: Int
 
     /// The bytes of the map that hold data (used pages times the page size).
-    public var usedBytes: Int { (lastPageNumber + 1) * pageSize }
+    package var usedBytes: Int { (lastPageNumber + 1) * pageSize }
 }

@@ -5,7 +5,7 @@ internal import CLMDB
 /// Every byte view handed to a closure is valid only inside that closure (liblmdb: "Values
 /// returned from the database are valid only until a subsequent update operation, or the
 /// end of the transaction"); copy what you keep.
-public protocol TransactionReading: ~Copyable {
+package protocol TransactionReading: ~Copyable {
     /// liblmdb's transaction handle. Valid only while the transaction is; never stored.
     var unsafeHandle: OpaquePointer { get }
     /// The largest key the environment accepts.
@@ -21,7 +21,7 @@ extension TransactionReading where Self: ~Copyable {
     ///   - key: the key's bytes.
     ///   - body: reads the value; the view is valid only inside it.
     /// - Returns: what `body` returns, or `nil` when the key is absent.
-    public func withValue<R>(
+    package func withValue<R>(
         in database: Database, forKey key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         try key.withUnsafeBytes { keyBytes in try withValue(in: database, forKey: keyBytes, body) }
@@ -36,7 +36,7 @@ extension TransactionReading where Self: ~Copyable {
     ///   - key: the key's bytes, valid for the length of the call.
     ///   - body: reads the value; the view is valid only inside it.
     /// - Returns: what `body` returns, or `nil` when the key is absent.
-    public func withValue<R>(
+    package func withValue<R>(
         in database: Database, forKey key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         try validateKey(byteCount: key.count, database: database)
@@ -51,14 +51,14 @@ extension TransactionReading where Self: ~Copyable {
     /// Looks a key up and returns a copy of its value, or `nil` when the key is absent.
     ///
     /// Wraps `mdb_get`.
-    public func value(in database: Database, forKey key: [UInt8]) throws -> [UInt8]? {
+    package func value(in database: Database, forKey key: [UInt8]) throws -> [UInt8]? {
         try withValue(in: database, forKey: key) { Array($0) }
     }
 
     /// Opens a cursor on `database` for the length of `body`. Wraps `mdb_cursor_open`
     /// and `mdb_cursor_close`.
     @discardableResult
-    public func withCursor<R>(on database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
+    package func withCursor<R>(on database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
         var cursorHandle: OpaquePointer?
         try check("mdb_cursor_open", context: database.displayName) {
             mdb_cursor_open(unsafeHandle, database.dbi, &cursorHandle)
@@ -72,7 +72,7 @@ extension TransactionReading where Self: ~Copyable {
     }
 
     /// The number of entries and pages of a database. Wraps `mdb_stat`.
-    public func statistics(of database: Database) throws -> DatabaseStatistics {
+    package func statistics(of database: Database) throws -> DatabaseStatistics {
         var stat = MDB_stat()
         try check("mdb_stat", context: database.displayName) { mdb_stat(unsafeHandle, database.dbi, &stat) }
         return DatabaseStatistics(
@@ -85,7 +85,7 @@ extension TransactionReading where Self: ~Copyable {
     /// Wraps `mdb_dbi_open` without `MDB_CREATE`.
     ///
     /// - Parameter name: the database's name, or `nil` for the main database.
-    public func existingDatabase(named name: String?) throws -> Database? {
+    package func existingDatabase(named name: String?) throws -> Database? {
         do {
             return try openDatabase(named: name, flags: [])
         } catch let error as LMDBError where error.code == .notFound {
@@ -122,9 +122,9 @@ extension TransactionReading where Self: ~Copyable {
 /// A read-only transaction: a consistent snapshot of the environment.
 ///
 /// Only ``Environment/read(_:)`` makes one, and it ends when that closure returns.
-public struct ReadTransaction: TransactionReading, ~Copyable {
-    public let unsafeHandle: OpaquePointer
-    public let maxKeySize: Int
+package struct ReadTransaction: TransactionReading, ~Copyable {
+    package let unsafeHandle: OpaquePointer
+    package let maxKeySize: Int
 
     init(handle: OpaquePointer, maxKeySize: Int) {
         self.unsafeHandle = handle
@@ -135,12 +135,12 @@ public struct ReadTransaction: TransactionReading, ~Copyable {
 /// A read-write transaction. Only ``Environment/write(_:)`` makes one; it commits when that
 /// closure returns and aborts when it throws. ``withNestedTransaction(_:)`` opens a child
 /// whose changes can be abandoned without abandoning the parent's.
-public struct WriteTransaction: TransactionReading, ~Copyable {
-    public let unsafeHandle: OpaquePointer
-    public let maxKeySize: Int
+package struct WriteTransaction: TransactionReading, ~Copyable {
+    package let unsafeHandle: OpaquePointer
+    package let maxKeySize: Int
     /// Set when liblmdb answered `MDB_MAP_FULL`: the transaction can then only be aborted,
     /// and ``Environment/write(_:)`` grows the map and runs its closure again.
-    public internal(set) var hitMapFull = false
+    package internal(set) var hitMapFull = false
     /// Where the transaction's changes are recorded for the write-ahead log, when the
     /// environment keeps one.
     let redo: RedoLog?
@@ -165,7 +165,7 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
     ///     known to sort last.
     /// - Returns: `false` when `.noOverwrite` was given and the key already existed, else `true`.
     @discardableResult
-    public mutating func put(
+    package mutating func put(
         _ value: [UInt8], forKey key: [UInt8], in database: Database, flags: WriteFlags = []
     ) throws -> Bool {
         try validateKey(key, database: database)
@@ -190,7 +190,7 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
     ///
     /// - Returns: `false` when the key was absent.
     @discardableResult
-    public mutating func delete(_ key: [UInt8], in database: Database) throws -> Bool {
+    package mutating func delete(_ key: [UInt8], in database: Database) throws -> Bool {
         try validateKey(key, database: database)
         let rc = key.withUnsafeBytes { keyBytes in
             var keyValue = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
@@ -207,7 +207,7 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
     }
 
     /// Removes every entry of `database`, keeping the database. Wraps `mdb_drop` with 0.
-    public mutating func removeAll(in database: Database) throws {
+    package mutating func removeAll(in database: Database) throws {
         // Emptying an empty database changes nothing: not even liblmdb is asked (its drop would
         // still make the transaction commit a snapshot, which the write-ahead log would then
         // have to checkpoint).
@@ -222,7 +222,7 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
 
     /// Opens (creating) a named database inside this transaction; it becomes visible to
     /// other transactions when this one commits. Wraps `mdb_dbi_open`.
-    public mutating func createDatabase(named name: String, flags: DatabaseFlags = [.create]) throws -> Database {
+    package mutating func createDatabase(named name: String, flags: DatabaseFlags = [.create]) throws -> Database {
         try openDatabaseRecorded(named: name, flags: flags.union(.create))
     }
 
@@ -244,7 +244,7 @@ public struct WriteTransaction: TransactionReading, ~Copyable {
     /// child is open the parent must not be used; the `mutating` signature makes Swift
     /// enforce that.
     @discardableResult
-    public mutating func withNestedTransaction<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
+    package mutating func withNestedTransaction<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
         var childHandle: OpaquePointer?
         let env = mdb_txn_env(unsafeHandle)
         let rc = mdb_txn_begin(env, unsafeHandle, 0, &childHandle)

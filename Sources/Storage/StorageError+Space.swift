@@ -21,7 +21,7 @@ extension StorageError {
     /// - Parameters:
     ///   - error: what the write or commit threw.
     ///   - availableBytes: the bytes left on the store's file system, `nil` when unknown.
-    public init?(lackOfSpace error: any Error, availableBytes: () -> UInt64?) {
+    package init?(lackOfSpace error: any Error, availableBytes: () -> UInt64?) {
         guard let lmdb = error as? LMDBError else { return nil }
         switch lmdb.code {
         case .noSpace, .quotaExceeded:

@@ -2,11 +2,11 @@ import Foundation
 import LMDB
 
 /// What ``Store/backup(to:)`` wrote.
-public struct BackupSummary: Sendable, Hashable {
+package struct BackupSummary: Sendable, Hashable {
     /// The backup's directory.
-    public var directory: String
+    package var directory: String
     /// The size of the copied data file in bytes.
-    public var bytes: Int
+    package var bytes: Int
 }
 
 extension Store {
@@ -20,7 +20,7 @@ extension Store {
     /// - Throws: ``StorageError`` `dataDirectory` when the target cannot be used, `database`
     ///   when the copy fails.
     @discardableResult
-    public func backup(to directory: String) throws -> BackupSummary {
+    package func backup(to directory: String) throws -> BackupSummary {
         try Store.backup(environment, to: directory)
     }
 
@@ -35,7 +35,7 @@ extension Store {
     /// - Returns: where the copy is and how large it is.
     /// - Throws: ``StorageError`` as ``backup(to:)`` does, and `database` when `source` cannot be opened.
     @discardableResult
-    public static func backup(directory source: String, to directory: String) throws -> BackupSummary {
+    package static func backup(directory source: String, to directory: String) throws -> BackupSummary {
         var configuration = Environment.Configuration()
         configuration.flags = [.readOnly]
         let environment: Environment

@@ -2,11 +2,11 @@ import Foundation
 import LMDB
 
 /// What ``Store/inspect(directory:schema:)`` found in a data directory, without changing it.
-public struct StoreInspection: Sendable, Hashable {
+package struct StoreInspection: Sendable, Hashable {
     /// The schema version the store was last written with (0: created, never migrated).
-    public var schemaVersion: UInt32
+    package var schemaVersion: UInt32
     /// The number of entries of each table of the schema that the store has, by name.
-    public var entries: [String: Int]
+    package var entries: [String: Int]
 }
 
 extension Store {
@@ -24,7 +24,7 @@ extension Store {
     /// - Returns: `nil` when the directory holds no store (no `data.mdb`).
     /// - Throws: ``StorageError``: `notAStore` for a foreign or damaged file, `database` when
     ///   liblmdb fails otherwise.
-    public static func inspect(directory: String, schema: Schema) throws -> StoreInspection? {
+    package static func inspect(directory: String, schema: Schema) throws -> StoreInspection? {
         let dataFile = (directory as NSString).appendingPathComponent(dataFileName)
         guard FileManager.default.fileExists(atPath: dataFile) else { return nil }
         var configuration = Environment.Configuration()

@@ -10,15 +10,15 @@ import Darwin
 #endif
 
 /// What ``Store/restore(backup:into:schema:replacing:)`` did.
-public struct RestoreSummary: Sendable, Hashable {
+package struct RestoreSummary: Sendable, Hashable {
     /// The data directory that now holds the restored store.
-    public var directory: String
+    package var directory: String
     /// The size of the restored data file in bytes.
-    public var bytes: Int
+    package var bytes: Int
     /// The schema version the backup was written with (migrations run when it is next opened).
-    public var schemaVersion: UInt32
+    package var schemaVersion: UInt32
     /// Whether a store was there before and has been replaced.
-    public var replacedExisting: Bool
+    package var replacedExisting: Bool
 }
 
 extension Store {
@@ -58,7 +58,7 @@ extension Store {
     ///   `schemaTooNew`; `storeExists` when `directory` holds a store and `replacing` is false.
     ///   On any error the existing store is left untouched and the temporary copy removed.
     @discardableResult
-    public static func restore(backup: String, into directory: String, schema: Schema, replacing: Bool) throws -> RestoreSummary {
+    package static func restore(backup: String, into directory: String, schema: Schema, replacing: Bool) throws -> RestoreSummary {
         let files = FileManager.default
         let source = (backup as NSString).appendingPathComponent(dataFileName)
         var isDirectory: ObjCBool = false
@@ -94,7 +94,7 @@ extension Store {
     ///
     /// - Parameter directory: the data directory the file will be installed in.
     /// - Returns: the path; nothing is created.
-    public static func restoringFileName(in directory: String) -> String {
+    package static func restoringFileName(in directory: String) -> String {
         (directory as NSString).appendingPathComponent(".\(dataFileName).restoring-\(UUID().uuidString)")
     }
 
@@ -112,7 +112,7 @@ extension Store {
     ///   - bytes: the file's size, for the summary.
     /// - Returns: the summary.
     /// - Throws: ``StorageError`` as ``restore(backup:into:schema:replacing:)`` does.
-    public static func install(
+    package static func install(
         restoring temporary: String, from backup: String, into directory: String, schema: Schema, replacing: Bool, bytes: Int
     ) throws -> RestoreSummary {
         let target = (directory as NSString).appendingPathComponent(dataFileName)

@@ -1,6 +1,6 @@
 import Foundation
 import SystemCalls
-public import LMDB
+package import LMDB
 
 /// The application's store: one LMDB environment in a data directory, the schema's tables,
 /// and the group-commit writer.
@@ -9,17 +9,17 @@ public import LMDB
 /// ``writer`` (``write(_:)``), which shares one synced commit among all waiting writes.
 /// Opening a store creates the directory (mode 0700) if needed, opens every table and runs
 /// the migrations the stored schema version calls for.
-public final class Store: Sendable {
+package final class Store: Sendable {
     /// The data directory.
-    public let directory: String
+    package let directory: String
     /// The LMDB environment.
-    public let environment: Environment
+    package let environment: Environment
     /// The single writer.
-    public let writer: GroupCommitWriter
+    package let writer: GroupCommitWriter
     /// The schema the store was opened with.
-    public let schema: Schema
+    package let schema: Schema
     /// The schema version found on disk before migrations ran (0 for a new store).
-    public let versionAtOpen: UInt32
+    package let versionAtOpen: UInt32
     private let databases: [String: Database]
     private let meta: Database
 
@@ -41,7 +41,7 @@ public final class Store: Sendable {
     ///     and opening the store after a crash replays the log.
     /// - Throws: ``StorageError``: `dataDirectory` when the directory cannot be created or
     ///   written, `notAStore` when it holds something else, `schemaTooNew`, `migrationFailed`.
-    public init(directory: String, schema: Schema, configuration requested: Environment.Configuration = .init()) throws {
+    package init(directory: String, schema: Schema, configuration requested: Environment.Configuration = .init()) throws {
         var configuration = requested
         let readOnly = configuration.flags.contains(.readOnly)
         // One small synced append a commit (README rule 3).
@@ -90,7 +90,7 @@ public final class Store: Sendable {
     /// - Throws: ``StorageError`` `logRefused` when the log cannot be replayed whole or does not
     ///   belong to the data file (its message says what to do), `database` for other failures.
     @discardableResult
-    public static func recover(directory: String, repairing: Bool = false) throws -> WriteAheadLogRecovery? {
+    package static func recover(directory: String, repairing: Bool = false) throws -> WriteAheadLogRecovery? {
         let files = FileManager.default
         func exists(_ name: String) -> Bool { files.fileExists(atPath: (directory as NSString).appendingPathComponent(name)) }
         // A repair also opens a store whose checkpoint or data file is missing: the opening
@@ -214,7 +214,7 @@ public final class Store: Sendable {
     }
 
     /// The schema version stored in the meta table.
-    public func storedSchemaVersion() throws -> UInt32 {
+    package func storedSchemaVersion() throws -> UInt32 {
         try read { txn in try txn.value(in: meta, forKey: Store.schemaVersionKey).map(Store.decode) ?? 0 }
     }
 
@@ -228,7 +228,7 @@ public final class Store: Sendable {
     ///     returns a fresh one without keeping it.
     /// - Returns: The stored value.
     /// - Throws: ``StorageError`` or an LMDB error when the meta table cannot be read or written.
-    public func metaValue(forKey key: String, creatingWith make: () -> [UInt8]) throws -> [UInt8] {
+    package func metaValue(forKey key: String, creatingWith make: () -> [UInt8]) throws -> [UInt8] {
         let bytes = Array(key.utf8)
         precondition(bytes != Store.schemaVersionKey && bytes != Store.identityKey, "\(key) is one of the store's own meta keys")
         let meta = self.meta
@@ -246,12 +246,12 @@ public final class Store: Sendable {
     /// The table `name` with the given key and value types.
     ///
     /// - Throws: ``StorageError`` `unknownTable` when the schema does not declare it.
-    public func table<K, V>(_ name: String, keyType: K.Type = K.self, valueType: V.Type = V.self) throws -> Table<K, V> {
+    package func table<K, V>(_ name: String, keyType: K.Type = K.self, valueType: V.Type = V.self) throws -> Table<K, V> {
         try MigrationContext(databases: databases).table(name)
     }
 
     /// The handle of a declared table or index, for ``SecondaryIndex``.
-    public func database(_ name: String) throws -> Database {
+    package func database(_ name: String) throws -> Database {
         guard let database = databases[name] else {
             throw StorageError(.unknownTable, "the schema declares no table named \(name)")
         }
@@ -259,7 +259,7 @@ public final class Store: Sendable {
     }
 
     /// Runs `body` in a read transaction on the calling thread.
-    public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+    package func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         try environment.read(body)
     }
 
@@ -267,19 +267,19 @@ public final class Store: Sendable {
     ///
     /// - Parameter mayCommitOnCaller: whether the calling thread may commit the batch itself
     ///   when the writer is idle (``GroupCommitWriter/submit(_:mayCommitOnCaller:completion:)``).
-    public func write<R: Sendable>(
+    package func write<R: Sendable>(
         mayCommitOnCaller: Bool = false, _ operation: @escaping @Sendable (inout WriteTransaction) throws -> R
     ) async throws -> R {
         try await writer.write(mayCommitOnCaller: mayCommitOnCaller, operation)
     }
 
     /// Applies `operation` in the next group commit, blocking until it is durable.
-    public func writeAndWait<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) throws -> R {
+    package func writeAndWait<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) throws -> R {
         try writer.writeAndWait(operation)
     }
 
     /// Flushes the writer and closes the environment. Call once, when nothing else uses the store.
-    public func close() {
+    package func close() {
         writer.close()
         environment.close()
     }

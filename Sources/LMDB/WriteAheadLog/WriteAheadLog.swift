@@ -387,26 +387,26 @@ final class WriteAheadLog: @unchecked Sendable {
 }
 
 /// What opening an environment with a write-ahead log did.
-public struct WriteAheadLogRecovery: Sendable, Equatable {
+package struct WriteAheadLogRecovery: Sendable, Equatable {
     /// How many records were replayed: transactions committed after the last checkpoint by a
     /// process that did not close the store.
-    public var replayedTransactions = 0
+    package var replayedTransactions = 0
     /// What a repair found damaged and dropped, in words (`nil`: nothing).
-    public var damage: String?
+    package var damage: String?
     /// How many logged transactions a repair dropped (after the damage).
-    public var droppedTransactions = 0
+    package var droppedTransactions = 0
     /// The files a repair moved aside (named as they are now).
-    public var setAside: [String] = []
+    package var setAside: [String] = []
 }
 
 /// Where a write-ahead log stands (``Environment/writeAheadLogStatus``).
-public struct WriteAheadLogStatus: Sendable, Hashable {
+package struct WriteAheadLogStatus: Sendable, Hashable {
     /// Bytes the log holds that no checkpoint covers.
-    public var uncoveredBytes: Int
+    package var uncoveredBytes: Int
     /// Past this, writes are refused.
-    public var ceilingBytes: Int
+    package var ceilingBytes: Int
     /// Whether a sync of the data file failed (no checkpoint until the store opens again).
-    public var dataSyncFailed: Bool
+    package var dataSyncFailed: Bool
     /// Whether writes are being refused now.
-    public var refusingWrites: Bool
+    package var refusingWrites: Bool
 }

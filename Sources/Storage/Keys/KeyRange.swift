@@ -1,7 +1,7 @@
 /// A range of encoded keys, each end inclusive, exclusive or open.
-public struct KeyRange: Sendable, Hashable {
+package struct KeyRange: Sendable, Hashable {
     /// One end of a range.
-    public enum Bound: Sendable, Hashable {
+    package enum Bound: Sendable, Hashable {
         /// No limit on this side.
         case unbounded
         /// Keys equal to these bytes are in the range.
@@ -11,26 +11,26 @@ public struct KeyRange: Sendable, Hashable {
     }
 
     /// The lower end.
-    public var lower: Bound
+    package var lower: Bound
     /// The upper end.
-    public var upper: Bound
+    package var upper: Bound
 
     /// A range from `lower` to `upper`.
-    public init(lower: Bound, upper: Bound) {
+    package init(lower: Bound, upper: Bound) {
         self.lower = lower
         self.upper = upper
     }
 
     /// Every key.
-    public static let all = KeyRange(lower: .unbounded, upper: .unbounded)
+    package static let all = KeyRange(lower: .unbounded, upper: .unbounded)
 
     /// Keys from `start` (inclusive) up to `end` (exclusive): the half-open range `[start, end)`.
-    public static func halfOpen(_ start: OrderedKey, _ end: OrderedKey) -> KeyRange {
+    package static func halfOpen(_ start: OrderedKey, _ end: OrderedKey) -> KeyRange {
         KeyRange(lower: .inclusive(start.bytes), upper: .exclusive(end.bytes))
     }
 
     /// Every key that begins with `prefix`'s bytes: all tuples that share these leading components.
-    public static func prefix(_ prefix: OrderedKey) -> KeyRange {
+    package static func prefix(_ prefix: OrderedKey) -> KeyRange {
         KeyRange(lower: .inclusive(prefix.bytes), upper: successor(ofPrefix: prefix.bytes).map { .exclusive($0) } ?? .unbounded)
     }
 
@@ -49,7 +49,7 @@ public struct KeyRange: Sendable, Hashable {
     }
 
     /// Whether `key` is at or above the lower end.
-    public func isAboveLower(_ key: UnsafeRawBufferPointer) -> Bool {
+    package func isAboveLower(_ key: UnsafeRawBufferPointer) -> Bool {
         switch lower {
         case .unbounded: true
         case .inclusive(let bound): !key.lexicographicallyPrecedes(bound)
@@ -58,7 +58,7 @@ public struct KeyRange: Sendable, Hashable {
     }
 
     /// Whether `key` is at or below the upper end.
-    public func isBelowUpper(_ key: UnsafeRawBufferPointer) -> Bool {
+    package func isBelowUpper(_ key: UnsafeRawBufferPointer) -> Bool {
         switch upper {
         case .unbounded: true
         case .inclusive(let bound): !bound.lexicographicallyPrecedes(key)
@@ -67,7 +67,7 @@ public struct KeyRange: Sendable, Hashable {
     }
 
     /// Whether `key` lies in the range.
-    public func contains(_ key: [UInt8]) -> Bool {
+    package func contains(_ key: [UInt8]) -> Bool {
         key.withUnsafeBytes { isAboveLower($0) && isBelowUpper($0) }
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A key under construction or taken apart: a tuple of components encoded so that comparing
 /// the bytes (as LMDB does, with `memcmp`) compares the tuples component by component.
@@ -12,9 +12,9 @@ public import Foundation
 /// String           UTF-8, every 0x00 written as 00 FF, then the terminator 00 01
 ///                  (so "a" < "a\0" < "ab", and a string can be followed by more components)
 /// ```
-public struct OrderedKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct OrderedKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The encoded bytes.
-    public private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
 
     /// Room a new key starts with: a member's id, a timestamp and a record's id (40 bytes) fit,
     /// so building a key costs one allocation, not one for each component that outgrows the
@@ -22,39 +22,39 @@ public struct OrderedKey: Sendable, Hashable, Comparable, CustomStringConvertibl
     static let initialCapacity = 48
 
     /// An empty key, to append components to.
-    public init() {
+    package init() {
         bytes = []
         bytes.reserveCapacity(Self.initialCapacity)
     }
 
     /// A key made of already encoded bytes.
-    public init(bytes: [UInt8]) { self.bytes = bytes }
+    package init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Reserves room for `count` more bytes.
-    public mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
+    package mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
 
     /// Appends an unsigned integer, big-endian.
-    public mutating func append<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
+    package mutating func append<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Appends a signed 64-bit integer so that negative values sort before positive ones.
-    public mutating func append(_ value: Int64) {
+    package mutating func append(_ value: Int64) {
         append(UInt64(bitPattern: value) ^ (1 << 63))
     }
 
     /// Appends a signed 32-bit integer so that negative values sort before positive ones.
-    public mutating func append(_ value: Int32) {
+    package mutating func append(_ value: Int32) {
         append(UInt32(bitPattern: value) ^ (1 << 31))
     }
 
     /// Appends the 16 bytes of a UUID.
-    public mutating func append(_ value: UUID) {
+    package mutating func append(_ value: UUID) {
         withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
     }
 
     /// Appends a string: UTF-8 with 0x00 escaped as `00 FF`, then the terminator `00 01`.
-    public mutating func append(_ value: String) {
+    package mutating func append(_ value: String) {
         // A string without 0x00 (nearly every one) is copied whole.
         let copied = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
             guard !utf8.contains(0) else { return false }
@@ -72,27 +72,27 @@ public struct OrderedKey: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// Appends raw bytes as they are (for a fixed-width component the caller encodes).
-    public mutating func append(raw: some Sequence<UInt8>) {
+    package mutating func append(raw: some Sequence<UInt8>) {
         bytes.append(contentsOf: raw)
     }
 
     /// Appends a component that knows its own encoding.
-    public mutating func append(_ component: some OrderedKeyCodable) {
+    package mutating func append(_ component: some OrderedKeyCodable) {
         component.encode(into: &self)
     }
 
     /// The key made of this one followed by `component`.
-    public func appending(_ component: some OrderedKeyCodable) -> OrderedKey {
+    package func appending(_ component: some OrderedKeyCodable) -> OrderedKey {
         var copy = self
         copy.append(component)
         return copy
     }
 
-    public static func < (lhs: OrderedKey, rhs: OrderedKey) -> Bool {
+    package static func < (lhs: OrderedKey, rhs: OrderedKey) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
 
-    public var description: String {
+    package var description: String {
         bytes.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
@@ -101,22 +101,22 @@ public struct OrderedKey: Sendable, Hashable, Comparable, CustomStringConvertibl
 }
 
 /// Reads the components of an encoded key back, in the order they were appended.
-public struct OrderedKeyReader: ~Copyable {
+package struct OrderedKeyReader: ~Copyable {
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
 
     /// Reads `bytes`, which must outlive the reader.
-    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     /// Whether every byte has been read.
-    public var isAtEnd: Bool { offset == bytes.count }
+    package var isAtEnd: Bool { offset == bytes.count }
 
     private func malformed(_ what: String) -> StorageError {
         StorageError(.malformedKey, "key of \(bytes.count) bytes ends before its \(what) at offset \(offset)")
     }
 
     /// Reads a big-endian unsigned integer.
-    public mutating func read<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) throws -> T {
+    package mutating func read<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) throws -> T {
         let size = MemoryLayout<T>.size
         guard bytes.count - offset >= size else { throw malformed(String(describing: T.self)) }
         var value: T = 0
@@ -128,17 +128,17 @@ public struct OrderedKeyReader: ~Copyable {
     }
 
     /// Reads a signed 64-bit integer written by ``OrderedKey/append(_:)-(Int64)``.
-    public mutating func read(_: Int64.Type = Int64.self) throws -> Int64 {
+    package mutating func read(_: Int64.Type = Int64.self) throws -> Int64 {
         Int64(bitPattern: try read(UInt64.self) ^ (1 << 63))
     }
 
     /// Reads a signed 32-bit integer.
-    public mutating func read(_: Int32.Type = Int32.self) throws -> Int32 {
+    package mutating func read(_: Int32.Type = Int32.self) throws -> Int32 {
         Int32(bitPattern: try read(UInt32.self) ^ (1 << 31))
     }
 
     /// Reads a UUID's 16 bytes.
-    public mutating func read(_: UUID.Type = UUID.self) throws -> UUID {
+    package mutating func read(_: UUID.Type = UUID.self) throws -> UUID {
         guard bytes.count - offset >= 16 else { throw malformed("UUID") }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { target in
@@ -149,7 +149,7 @@ public struct OrderedKeyReader: ~Copyable {
     }
 
     /// Reads a string written by ``OrderedKey/append(_:)-(String)``.
-    public mutating func read(_: String.Type = String.self) throws -> String {
+    package mutating func read(_: String.Type = String.self) throws -> String {
         // Most strings hold no NUL: straight from the key's bytes to the string, without a
         // buffer between (and without any allocation for a string of up to 15 bytes).
         let start = offset
@@ -182,7 +182,7 @@ public struct OrderedKeyReader: ~Copyable {
     }
 
     /// Steps over a string written by ``OrderedKey/append(_:)-(String)`` without building it.
-    public mutating func skipString() throws {
+    package mutating func skipString() throws {
         while offset < bytes.count {
             let byte = bytes[offset]
             offset += 1
@@ -200,12 +200,12 @@ public struct OrderedKeyReader: ~Copyable {
     }
 
     /// Reads a component that knows its own encoding.
-    public mutating func read<T: OrderedKeyCodable>(_: T.Type = T.self) throws -> T {
+    package mutating func read<T: OrderedKeyCodable>(_: T.Type = T.self) throws -> T {
         try T(reading: &self)
     }
 
     /// Reads the remaining bytes.
-    public mutating func readRemaining() -> [UInt8] {
+    package mutating func readRemaining() -> [UInt8] {
         defer { offset = bytes.count }
         return Array(bytes[offset...])
     }

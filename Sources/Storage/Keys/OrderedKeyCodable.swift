@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A value that can be a key, or a component of one, in an order-preserving encoding:
 /// for any two values `a < b` exactly when `a`'s bytes sort before `b`'s.
@@ -14,7 +14,7 @@ public import Foundation
 ///     }
 /// }
 /// ```
-public protocol OrderedKeyCodable: Sendable {
+package protocol OrderedKeyCodable: Sendable {
     /// Appends this value's encoding to `key`.
     func encode(into key: inout OrderedKey)
     /// Reads a value back from its encoding.
@@ -23,14 +23,14 @@ public protocol OrderedKeyCodable: Sendable {
 
 extension OrderedKeyCodable {
     /// The encoding of this value alone.
-    public var orderedKey: OrderedKey {
+    package var orderedKey: OrderedKey {
         var key = OrderedKey()
         encode(into: &key)
         return key
     }
 
     /// Decodes a whole key, refusing leftover bytes.
-    public init(decodingKey bytes: UnsafeRawBufferPointer) throws {
+    package init(decodingKey bytes: UnsafeRawBufferPointer) throws {
         var reader = OrderedKeyReader(bytes)
         self = try Self(reading: &reader)
         guard reader.isAtEnd else {
@@ -39,53 +39,53 @@ extension OrderedKeyCodable {
     }
 
     /// Decodes a whole key from an array.
-    public init(decodingKey bytes: [UInt8]) throws {
+    package init(decodingKey bytes: [UInt8]) throws {
         self = try bytes.withUnsafeBytes { try Self(decodingKey: $0) }
     }
 }
 
 extension UInt64: OrderedKeyCodable {
-    public func encode(into key: inout OrderedKey) { key.append(self) }
-    public init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UInt64.self) }
+    package func encode(into key: inout OrderedKey) { key.append(self) }
+    package init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UInt64.self) }
 }
 
 extension UInt32: OrderedKeyCodable {
-    public func encode(into key: inout OrderedKey) { key.append(self) }
-    public init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UInt32.self) }
+    package func encode(into key: inout OrderedKey) { key.append(self) }
+    package init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UInt32.self) }
 }
 
 extension UInt16: OrderedKeyCodable {
-    public func encode(into key: inout OrderedKey) { key.append(self) }
-    public init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UInt16.self) }
+    package func encode(into key: inout OrderedKey) { key.append(self) }
+    package init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UInt16.self) }
 }
 
 extension UInt8: OrderedKeyCodable {
-    public func encode(into key: inout OrderedKey) { key.append(self) }
-    public init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UInt8.self) }
+    package func encode(into key: inout OrderedKey) { key.append(self) }
+    package init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UInt8.self) }
 }
 
 extension Int64: OrderedKeyCodable {
-    public func encode(into key: inout OrderedKey) { key.append(self) }
-    public init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(Int64.self) }
+    package func encode(into key: inout OrderedKey) { key.append(self) }
+    package init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(Int64.self) }
 }
 
 extension Int32: OrderedKeyCodable {
-    public func encode(into key: inout OrderedKey) { key.append(self) }
-    public init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(Int32.self) }
+    package func encode(into key: inout OrderedKey) { key.append(self) }
+    package init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(Int32.self) }
 }
 
 extension UUID: OrderedKeyCodable {
-    public func encode(into key: inout OrderedKey) { key.append(self) }
-    public init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UUID.self) }
+    package func encode(into key: inout OrderedKey) { key.append(self) }
+    package init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(UUID.self) }
 }
 
 extension String: OrderedKeyCodable {
-    public func encode(into key: inout OrderedKey) { key.append(self) }
-    public init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(String.self) }
+    package func encode(into key: inout OrderedKey) { key.append(self) }
+    package init(reading reader: inout OrderedKeyReader) throws { self = try reader.read(String.self) }
 }
 
 /// An already encoded key is a key as it is: it takes the rest of the bytes when read.
 extension OrderedKey: OrderedKeyCodable {
-    public func encode(into key: inout OrderedKey) { key.append(raw: bytes) }
-    public init(reading reader: inout OrderedKeyReader) throws { self.init(bytes: reader.readRemaining()) }
+    package func encode(into key: inout OrderedKey) { key.append(raw: bytes) }
+    package init(reading reader: inout OrderedKeyReader) throws { self.init(bytes: reader.readRemaining()) }
 }

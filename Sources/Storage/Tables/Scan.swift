@@ -1,7 +1,7 @@
-public import LMDB
+package import LMDB
 
 /// Which way a scan walks its range.
-public enum ScanDirection: Sendable, Hashable {
+package enum ScanDirection: Sendable, Hashable {
     /// Ascending key order.
     case forward
     /// Descending key order.
@@ -9,18 +9,18 @@ public enum ScanDirection: Sendable, Hashable {
 }
 
 /// What to scan: a range, a direction, how many entries at most, and where to resume.
-public struct ScanRequest: Sendable, Hashable {
+package struct ScanRequest: Sendable, Hashable {
     /// The keys to visit.
-    public var range: KeyRange
+    package var range: KeyRange
     /// Ascending or descending.
-    public var direction: ScanDirection
+    package var direction: ScanDirection
     /// The most entries to return, or `nil` for all.
-    public var limit: Int?
+    package var limit: Int?
     /// Continue after this key (exclusive): the ``ScanPage/resumeAfter`` of the previous page.
-    public var after: [UInt8]?
+    package var after: [UInt8]?
 
     /// Describes a scan.
-    public init(range: KeyRange = .all, direction: ScanDirection = .forward, limit: Int? = nil, after: [UInt8]? = nil) {
+    package init(range: KeyRange = .all, direction: ScanDirection = .forward, limit: Int? = nil, after: [UInt8]? = nil) {
         self.range = range
         self.direction = direction
         self.limit = limit
@@ -29,7 +29,7 @@ public struct ScanRequest: Sendable, Hashable {
 }
 
 /// What a scan's visitor does with the entry it was handed.
-public enum ScanStep: Sendable, Hashable {
+package enum ScanStep: Sendable, Hashable {
     /// The entry is on the page; go on to the next.
     case take
     /// The page is full: it ends before this entry, which the next page starts with.
@@ -37,12 +37,12 @@ public enum ScanStep: Sendable, Hashable {
 }
 
 /// One page of a scan.
-public struct ScanPage<Element> {
+package struct ScanPage<Element> {
     /// The entries, in scan order.
-    public var elements: [Element]
+    package var elements: [Element]
     /// The key to pass as ``ScanRequest/after`` for the next page, or `nil` when the range
     /// holds nothing more.
-    public var resumeAfter: [UInt8]?
+    package var resumeAfter: [UInt8]?
 }
 
 extension ScanPage: Sendable where Element: Sendable {}
@@ -56,7 +56,7 @@ extension TransactionReading where Self: ~Copyable {
     ///   - request: range, direction, limit and resume key.
     ///   - visit: called with each entry's key and value (valid only during the call).
     /// - Returns: the resume key when `limit` entries were visited and more remain, else `nil`.
-    public func scanRaw(
+    package func scanRaw(
         _ database: Database, _ request: ScanRequest,
         _ visit: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void
     ) throws -> [UInt8]? {
@@ -78,7 +78,7 @@ extension TransactionReading where Self: ~Copyable {
     ///     before it. It must take the first entry it is handed, so a page always moves on.
     /// - Returns: the key to resume after (the last entry taken) when `limit` or `visit` ended
     ///   the scan and the range holds more, else `nil`.
-    public func scanRawPage(
+    package func scanRawPage(
         _ database: Database, _ request: ScanRequest,
         _ visit: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> ScanStep
     ) throws -> [UInt8]? {
@@ -158,7 +158,7 @@ extension TransactionReading where Self: ~Copyable {
     }
 
     /// One page of `table`'s entries, decoded.
-    public func scan<K, V>(_ table: Table<K, V>, _ request: ScanRequest) throws -> ScanPage<(key: K, value: V)> {
+    package func scan<K, V>(_ table: Table<K, V>, _ request: ScanRequest) throws -> ScanPage<(key: K, value: V)> {
         var elements: [(key: K, value: V)] = []
         if let limit = request.limit { elements.reserveCapacity(min(limit, 1024)) }
         let resume = try scanRaw(table.database, request) { key, value in
@@ -169,7 +169,7 @@ extension TransactionReading where Self: ~Copyable {
 
     /// One page of `table`'s keys that `request` selects, decoded; no value is read into a
     /// record (for a caller that needs to know which records exist).
-    public func scanKeys<K, V>(_ table: Table<K, V>, _ request: ScanRequest) throws -> ScanPage<K> {
+    package func scanKeys<K, V>(_ table: Table<K, V>, _ request: ScanRequest) throws -> ScanPage<K> {
         var keys: [K] = []
         if let limit = request.limit { keys.reserveCapacity(min(limit, 1024)) }
         let resume = try scanRaw(table.database, request) { key, _ in keys.append(try table.decodeKey(key)) }
@@ -181,7 +181,7 @@ extension TransactionReading where Self: ~Copyable {
     ///
     /// - Returns: the key to resume after (the last entry taken) when `request.limit` or
     ///   `visit` ended the scan and the range holds more, else `nil`.
-    public func scanPage<K, V>(
+    package func scanPage<K, V>(
         _ table: Table<K, V>, _ request: ScanRequest, _ visit: (_ key: K, _ value: V) throws -> ScanStep
     ) throws -> [UInt8]? {
         try scanRawPage(table.database, request) { key, value in

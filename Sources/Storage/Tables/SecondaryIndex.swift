@@ -1,4 +1,4 @@
-public import LMDB
+package import LMDB
 
 /// A secondary index: a table whose keys are derived from another table's records and whose
 /// values are those records' primary keys.
@@ -6,20 +6,20 @@ public import LMDB
 /// The index keys a record produces must be unique across records, so they normally end
 /// with the primary key: `(user, time, record id)` indexes records by user and time.
 /// ``IndexedTable`` keeps an index in step with its table inside the same transaction.
-public struct SecondaryIndex<IndexKey: OrderedKeyCodable, PrimaryKey: OrderedKeyCodable, Value: StoredValue>: Sendable {
+package struct SecondaryIndex<IndexKey: OrderedKeyCodable, PrimaryKey: OrderedKeyCodable, Value: StoredValue>: Sendable {
     /// The database holding the index entries.
-    public let database: Database
+    package let database: Database
     /// The index keys of one record (none, one or several).
-    public let keys: @Sendable (_ primaryKey: PrimaryKey, _ value: Value) -> [IndexKey]
+    package let keys: @Sendable (_ primaryKey: PrimaryKey, _ value: Value) -> [IndexKey]
 
     /// Declares an index stored in `database` whose entries `keys` derives from each record.
-    public init(database: Database, keys: @escaping @Sendable (_ primaryKey: PrimaryKey, _ value: Value) -> [IndexKey]) {
+    package init(database: Database, keys: @escaping @Sendable (_ primaryKey: PrimaryKey, _ value: Value) -> [IndexKey]) {
         self.database = database
         self.keys = keys
     }
 
     /// The index's name.
-    public var name: String { database.name ?? "(main)" }
+    package var name: String { database.name ?? "(main)" }
 
     func encodedKeys(_ primaryKey: PrimaryKey, _ value: Value) -> [[UInt8]] {
         keys(primaryKey, value).map { $0.orderedKey.bytes }
@@ -33,9 +33,9 @@ public struct SecondaryIndex<IndexKey: OrderedKeyCodable, PrimaryKey: OrderedKey
 /// same transaction: entries of the old version of a record that the new one no longer
 /// has are removed, new ones added. A record and its index entries therefore never disagree,
 /// even after a crash.
-public struct IndexedTable<Key: OrderedKeyCodable, Value: StoredValue>: Sendable {
+package struct IndexedTable<Key: OrderedKeyCodable, Value: StoredValue>: Sendable {
     /// The primary table.
-    public let table: Table<Key, Value>
+    package let table: Table<Key, Value>
     let indexes: [ErasedIndex]
 
     /// An index seen only as a database and a key function, so indexes of different key
@@ -46,7 +46,7 @@ public struct IndexedTable<Key: OrderedKeyCodable, Value: StoredValue>: Sendable
     }
 
     /// A table with no indexes yet.
-    public init(_ table: Table<Key, Value>) {
+    package init(_ table: Table<Key, Value>) {
         self.table = table
         self.indexes = []
     }
@@ -57,22 +57,22 @@ public struct IndexedTable<Key: OrderedKeyCodable, Value: StoredValue>: Sendable
     }
 
     /// This table with `index` kept in step too.
-    public func indexed<IndexKey>(by index: SecondaryIndex<IndexKey, Key, Value>) -> IndexedTable {
+    package func indexed<IndexKey>(by index: SecondaryIndex<IndexKey, Key, Value>) -> IndexedTable {
         IndexedTable(table: table, indexes: indexes + [ErasedIndex(database: index.database, keys: index.encodedKeys)])
     }
 }
 
 /// A disagreement between a table and one of its indexes, found by
 /// ``TransactionReading/verifyIndexes(of:)``.
-public struct IndexProblem: Sendable, Hashable, CustomStringConvertible {
+package struct IndexProblem: Sendable, Hashable, CustomStringConvertible {
     /// The index's name.
-    public var index: String
+    package var index: String
     /// The index key involved (hex).
-    public var indexKey: String
+    package var indexKey: String
     /// What is wrong.
-    public var problem: String
+    package var problem: String
 
-    public var description: String { "\(index) \(indexKey): \(problem)" }
+    package var description: String { "\(index) \(indexKey): \(problem)" }
 }
 
 extension WriteTransaction {
@@ -80,7 +80,7 @@ extension WriteTransaction {
     ///
     /// - Returns: the value that was replaced, or `nil` for a new record.
     @discardableResult
-    public mutating func put<K, V>(_ value: V, forKey key: K, in table: IndexedTable<K, V>) throws -> V? {
+    package mutating func put<K, V>(_ value: V, forKey key: K, in table: IndexedTable<K, V>) throws -> V? {
         let keyBytes = key.orderedKey.bytes
         let previous = try get(key, from: table.table)
         let bytes = try value.storedBytes()
@@ -107,7 +107,7 @@ extension WriteTransaction {
     ///
     /// - Returns: the deleted value, or `nil` when there was none.
     @discardableResult
-    public mutating func delete<K, V>(_ key: K, from table: IndexedTable<K, V>) throws -> V? {
+    package mutating func delete<K, V>(_ key: K, from table: IndexedTable<K, V>) throws -> V? {
         guard let previous = try get(key, from: table.table) else { return nil }
         try delete(key.orderedKey.bytes, in: table.table.database)
         for index in table.indexes {
@@ -121,7 +121,7 @@ extension WriteTransaction {
 
 extension TransactionReading where Self: ~Copyable {
     /// One page of an index's entries: index keys with the primary keys they point at.
-    public func scan<IK, K, V>(_ index: SecondaryIndex<IK, K, V>, _ request: ScanRequest) throws -> ScanPage<(indexKey: IK, primaryKey: K)> {
+    package func scan<IK, K, V>(_ index: SecondaryIndex<IK, K, V>, _ request: ScanRequest) throws -> ScanPage<(indexKey: IK, primaryKey: K)> {
         var elements: [(indexKey: IK, primaryKey: K)] = []
         let resume = try scanRaw(index.database, request) { key, value in
             elements.append((try IK(decodingKey: key), try K(decodingKey: value)))
@@ -133,7 +133,7 @@ extension TransactionReading where Self: ~Copyable {
     /// plus one lookup per entry, O(log n + k).
     ///
     /// - Throws: ``StorageError`` `corruptValue` when an entry points at no record.
-    public func scanRecords<IK, K, V>(
+    package func scanRecords<IK, K, V>(
         _ index: SecondaryIndex<IK, K, V>, in table: IndexedTable<K, V>, _ request: ScanRequest
     ) throws -> ScanPage<(key: K, value: V)> {
         var elements: [(key: K, value: V)] = []
@@ -163,7 +163,7 @@ extension TransactionReading where Self: ~Copyable {
     /// - Throws: ``StorageError`` `corruptValue` when an entry points at a missing record,
     ///   or what `body` throws.
     @discardableResult
-    public func scanRecordBytes<IK, K, V>(
+    package func scanRecordBytes<IK, K, V>(
         _ index: SecondaryIndex<IK, K, V>, in table: IndexedTable<K, V>, _ request: ScanRequest,
         _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> [UInt8]? {
@@ -197,7 +197,7 @@ extension TransactionReading where Self: ~Copyable {
     /// - Throws: ``StorageError`` `corruptValue` when an entry points at a missing record,
     ///   or what `body` throws.
     @discardableResult
-    public func scanRecordBytesPage<IK, K, V>(
+    package func scanRecordBytesPage<IK, K, V>(
         _ index: SecondaryIndex<IK, K, V>, in table: IndexedTable<K, V>, _ request: ScanRequest,
         _ body: (_ indexKey: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer) throws -> ScanStep
     ) throws -> [UInt8]? {
@@ -216,7 +216,7 @@ extension TransactionReading where Self: ~Copyable {
 
     /// Checks that every index entry of `table` points at a record that produces it, and
     /// that every record has all its entries. Reads every entry: for tests and `check` tools.
-    public func verifyIndexes<K, V>(of table: IndexedTable<K, V>) throws -> [IndexProblem] {
+    package func verifyIndexes<K, V>(of table: IndexedTable<K, V>) throws -> [IndexProblem] {
         var problems: [IndexProblem] = []
         var expected: [Int: Set<[UInt8]>] = [:]
         _ = try scanRaw(table.table.database, ScanRequest()) { key, value in

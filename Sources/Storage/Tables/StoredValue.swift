@@ -2,7 +2,7 @@
 ///
 /// Records are stored in a versioned encoding of their own (in this project, protobuf
 /// messages, so fields can be added later); this protocol is all the storage layer needs.
-public protocol StoredValue: Sendable {
+package protocol StoredValue: Sendable {
     /// Decodes a stored value. The bytes are valid only during the call: copy what you keep.
     ///
     /// - Throws: any error when the bytes are not a valid encoding; the storage layer wraps
@@ -15,6 +15,6 @@ public protocol StoredValue: Sendable {
 
 /// Raw bytes stored as they are.
 extension Array: StoredValue where Element == UInt8 {
-    public init(storedBytes: UnsafeRawBufferPointer) throws { self = Array(storedBytes) }
-    public func storedBytes() throws -> [UInt8] { self }
+    package init(storedBytes: UnsafeRawBufferPointer) throws { self = Array(storedBytes) }
+    package func storedBytes() throws -> [UInt8] { self }
 }

@@ -1,17 +1,17 @@
-public import LMDB
+package import LMDB
 
 /// A named LMDB database whose keys are `Key` tuples in order-preserving encoding and whose
 /// values are `Value` records.
 ///
 /// A plain value: get it from ``Store/table(_:keyType:valueType:)`` once, use it in any transaction.
-public struct Table<Key: OrderedKeyCodable, Value: StoredValue>: Sendable {
+package struct Table<Key: OrderedKeyCodable, Value: StoredValue>: Sendable {
     /// The underlying database.
-    public let database: Database
+    package let database: Database
     /// Decoded values kept with their bytes (``cachingDecodedValues(capacity:)``), or `nil`.
     let cache: DecodedValueCache<Value>?
 
     /// Wraps an opened database.
-    public init(database: Database) {
+    package init(database: Database) {
         self.database = database
         self.cache = nil
     }
@@ -24,7 +24,7 @@ public struct Table<Key: OrderedKeyCodable, Value: StoredValue>: Sendable {
     /// This table, keeping the decoded values of up to `capacity` records it reads or
     /// stores, for a table whose few records are read far more often than they change (the
     /// members, their sessions). See ``DecodedValueCache``.
-    public func cachingDecodedValues(capacity: Int) -> Table {
+    package func cachingDecodedValues(capacity: Int) -> Table {
         Table(database: database, cache: DecodedValueCache(capacity: capacity))
     }
 
@@ -39,7 +39,7 @@ public struct Table<Key: OrderedKeyCodable, Value: StoredValue>: Sendable {
     }
 
     /// The table's name.
-    public var name: String { database.name ?? "(main)" }
+    package var name: String { database.name ?? "(main)" }
 
     /// Decodes a value read from this table, naming the table and key when it fails.
     func decodeValue(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) throws -> Value {
@@ -73,25 +73,25 @@ struct SendableError: Error, Sendable, CustomStringConvertible {
 
 extension TransactionReading where Self: ~Copyable {
     /// The value stored under `key`, or `nil`.
-    public func get<K, V>(_ key: K, from table: Table<K, V>) throws -> V? {
+    package func get<K, V>(_ key: K, from table: Table<K, V>) throws -> V? {
         let keyBytes = key.orderedKey.bytes
         return try withValue(in: table.database, forKey: keyBytes) { bytes in try table.value(bytes, key: keyBytes) }
     }
 
     /// Whether `key` is present in `table`.
-    public func contains<K, V>(_ key: K, in table: Table<K, V>) throws -> Bool {
+    package func contains<K, V>(_ key: K, in table: Table<K, V>) throws -> Bool {
         try withValue(in: table.database, forKey: key.orderedKey.bytes) { _ in true } ?? false
     }
 
     /// The number of entries in `table`.
-    public func count<K, V>(of table: Table<K, V>) throws -> Int {
+    package func count<K, V>(of table: Table<K, V>) throws -> Int {
         try statistics(of: table.database).entries
     }
 }
 
 extension WriteTransaction {
     /// Stores `value` under `key`, replacing what was there.
-    public mutating func put<K, V>(_ value: V, forKey key: K, in table: Table<K, V>) throws {
+    package mutating func put<K, V>(_ value: V, forKey key: K, in table: Table<K, V>) throws {
         let keyBytes = key.orderedKey.bytes
         let bytes = try value.storedBytes()
         try put(bytes, forKey: keyBytes, in: table.database)
@@ -101,7 +101,7 @@ extension WriteTransaction {
     /// Stores `value` under `key` only if the key is absent.
     ///
     /// - Returns: `false` (and stores nothing) when the key was already present.
-    public mutating func insert<K, V>(_ value: V, forKey key: K, in table: Table<K, V>) throws -> Bool {
+    package mutating func insert<K, V>(_ value: V, forKey key: K, in table: Table<K, V>) throws -> Bool {
         let keyBytes = key.orderedKey.bytes
         let bytes = try value.storedBytes()
         guard try put(bytes, forKey: keyBytes, in: table.database, flags: .noOverwrite) else { return false }
@@ -113,7 +113,7 @@ extension WriteTransaction {
     ///
     /// - Returns: `false` when it was absent.
     @discardableResult
-    public mutating func delete<K, V>(_ key: K, from table: Table<K, V>) throws -> Bool {
+    package mutating func delete<K, V>(_ key: K, from table: Table<K, V>) throws -> Bool {
         try delete(key.orderedKey.bytes, in: table.database)
     }
 }

@@ -1,6 +1,6 @@
 import Dispatch
-public import Foundation
-public import LMDB
+package import Foundation
+package import LMDB
 import Synchronization
 import SystemCalls
 
@@ -33,7 +33,7 @@ import SystemCalls
 ///    callers with ``StorageError/Code/storageFull`` and marks the store full in
 ///    ``statistics``; the next commit that succeeds clears the mark. Nothing is latched: the
 ///    writer simply tries each batch.
-public final class GroupCommitWriter: Sendable {
+package final class GroupCommitWriter: Sendable {
     private let environment: Environment
     /// Whether a commit makes its batch durable by itself (rule 3): not with `.noMetaSync`.
     private let commitIsDurable: Bool
@@ -67,7 +67,7 @@ public final class GroupCommitWriter: Sendable {
     ///   - environment: the environment to write to.
     ///   - maxBatchSize: the most operations one commit takes; bounds a batch's latency.
     ///   - label: the name of the writer's queue.
-    public init(environment: Environment, maxBatchSize: Int = 1024, label: String = "workout.storage.writer") {
+    package init(environment: Environment, maxBatchSize: Int = 1024, label: String = "workout.storage.writer") {
         precondition(maxBatchSize > 0, "maxBatchSize must be positive")
         self.environment = environment
         self.commitIsDurable = !environment.configuration.flags.contains(.noMetaSync)
@@ -95,7 +95,7 @@ public final class GroupCommitWriter: Sendable {
     ///   - mayCommitOnCaller: whether the calling thread may commit the batch (see above).
     ///   - completion: called once, where the batch was committed (rule 5), with the
     ///     operation's value, or with its error, or with the commit's error.
-    public func submit<R: Sendable>(
+    package func submit<R: Sendable>(
         _ operation: @escaping @Sendable (inout WriteTransaction) throws -> R,
         mayCommitOnCaller: Bool = false,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
@@ -140,7 +140,7 @@ public final class GroupCommitWriter: Sendable {
     /// - Parameter mayCommitOnCaller: whether the calling thread may commit the batch when
     ///   the writer is idle (see ``submit(_:mayCommitOnCaller:completion:)``): only for a task
     ///   whose executor is a Dispatch queue of its own, never Swift's cooperative pool.
-    public func write<R: Sendable>(
+    package func write<R: Sendable>(
         mayCommitOnCaller: Bool = false, _ operation: @escaping @Sendable (inout WriteTransaction) throws -> R
     ) async throws -> R {
         try await withCheckedThrowingContinuation { continuation in
@@ -150,7 +150,7 @@ public final class GroupCommitWriter: Sendable {
 
     /// Applies `operation` in the next group commit, blocking the calling thread until it is
     /// committed. Never call it from a completion or from inside a transaction.
-    public func writeAndWait<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) throws -> R {
+    package func writeAndWait<R: Sendable>(_ operation: @escaping @Sendable (inout WriteTransaction) throws -> R) throws -> R {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<R, any Error>?>(nil)
         // The thread waits anyway: it may as well commit.
@@ -163,19 +163,19 @@ public final class GroupCommitWriter: Sendable {
     }
 
     /// Counts of commits and operations so far.
-    public var statistics: WriterStatistics { counters.withLock { $0 } }
+    package var statistics: WriterStatistics { counters.withLock { $0 } }
 
     /// Whether no batch is being committed: a caller's completion runs before the committing
     /// thread looks for more work, so a caller that heard back may find the writer busy for a
     /// moment still.
-    public var isIdle: Bool { state.withLock { !$0.draining } }
+    package var isIdle: Bool { state.withLock { !$0.draining } }
 
     /// How many submitted operations wait for the next batch (the one being committed not
     /// counted).
     package var pendingOperations: Int { state.withLock { $0.pending.count } }
 
     /// Refuses new operations, then waits until every submitted one is committed and completed.
-    public func close() {
+    package func close() {
         state.withLock { $0.closed = true }
         drains.wait()
     }
@@ -362,37 +362,37 @@ public final class GroupCommitWriter: Sendable {
 }
 
 /// What the writer has done since it started.
-public struct WriterStatistics: Sendable, Hashable {
+package struct WriterStatistics: Sendable, Hashable {
     /// Commits (each one sync of the data file, and one of the meta page unless it is
     /// deferred), including failed ones; a batch of one failing operation commits nothing.
-    public var commits = 0
+    package var commits = 0
     /// Syncs of the data file made when no batch waited, to make the last commit durable
     /// (only when the meta page's sync is deferred, `.noMetaSync`).
-    public var idleSyncs = 0
+    package var idleSyncs = 0
     /// Batches applied a second time, each operation in its own nested transaction, because
     /// one of their operations failed (rule 2): a client whose writes keep failing costs
     /// each batch it joins twice the work, never more.
-    public var reappliedBatches = 0
+    package var reappliedBatches = 0
     /// Operations applied, in all commits.
-    public var operations = 0
+    package var operations = 0
     /// Operations that failed (their own error or their commit's).
-    public var failedOperations = 0
+    package var failedOperations = 0
     /// Commits that failed as a whole.
-    public var failedCommits = 0
+    package var failedCommits = 0
     /// The most operations one commit carried.
-    public var largestBatch = 0
+    package var largestBatch = 0
     /// Batches committed on the thread of a caller that allowed it and found the writer idle
     /// (``GroupCommitWriter/submit(_:mayCommitOnCaller:completion:)``), not on the writer's queue.
-    public var callerCommits = 0
+    package var callerCommits = 0
     /// Time spent applying and committing batches, in nanoseconds.
-    public var commitNanoseconds: UInt64 = 0
+    package var commitNanoseconds: UInt64 = 0
     /// Since when commits have been failing for lack of space; `nil` once one succeeded.
-    public var storageFullSince: Date?
+    package var storageFullSince: Date?
     /// Operations refused for lack of space since the writer started.
-    public var operationsRefusedForSpace = 0
+    package var operationsRefusedForSpace = 0
 
     /// Operations per commit on average.
-    public var operationsPerCommit: Double { commits == 0 ? 0 : Double(operations) / Double(commits) }
+    package var operationsPerCommit: Double { commits == 0 ? 0 : Double(operations) / Double(commits) }
 }
 
 /// An operation failed while a batch was applied without nested transactions: the batch's

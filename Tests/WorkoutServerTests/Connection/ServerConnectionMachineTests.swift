@@ -243,6 +243,33 @@ import WorkoutProtocol
         #expect(harness.closed)
     }
 
+    @Test func pingsAndHalfAFrameDoNotKeepAConnectionFromBeingIdle() {
+        // Pings of the client's own, answered, are not calls.
+        var pinging = Self.signedIn(Self.limits { $0.idleTimeout = .seconds(3); $0.frameTimeout = .seconds(30) })
+        for second in 1...3 {
+            pinging.advance(to: Int64(second) * 1_000 - 1)
+            pinging.send(Frame(type: .ping, body: [0, 0, 0, 0, 0, 0, 0, UInt8(second)]))
+            #expect(pinging.readFrames().map(\.type) == [.pong])
+        }
+        pinging.tick(at: 3_000)
+        let frames = pinging.readFrames()
+        #expect(frames.map(\.type) == [.goAway])
+        #expect(frames.first.map { StatusCode(rawValue: $0.code) } == .ok)
+        #expect(frames.first.map(ServerMachineHarness.message)?.contains("idle") == true)
+        #expect(pinging.closed)
+
+        // Half a REQUEST, then nothing: the idle timeout (shorter than the frame timeout) ends it.
+        var quiet = Self.signedIn(Self.limits { $0.idleTimeout = .seconds(3); $0.frameTimeout = .seconds(30) })
+        var bytes: [UInt8] = []
+        Frame(type: .request, callID: 100, code: MethodCatalog.logWeight.number, body: [UInt8](repeating: 0, count: 100)).encode(into: &bytes)
+        quiet.send(bytes: Array(bytes.prefix(26)))
+        quiet.tick(at: 2_999)
+        #expect(!quiet.closed)
+        quiet.tick(at: 3_000)
+        #expect(quiet.readFrames().last.map { StatusCode(rawValue: $0.code) } == .ok)
+        #expect(quiet.closed)
+    }
+
     // MARK: Streams
 
     @Test func aWatchEndsWithTheSessionAndAtTheStreamDurationLimit() {
