@@ -286,3 +286,45 @@ def test_after_the_server_restarts_watch_reconnects_and_catches_up(browser):
     browser.wait(lambda: int(chart().get_attribute("data-points")) == points_before + 1, timeout=30, message="the weigh-in did not arrive")
     assert browser.driver.find_element(By.ID, "live").text == "Live"
     assert browser.driver.execute_script("return window.sameDocument") is True
+
+
+FILES_ONLY = (
+    "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+    ".filter(e => e.name.startsWith(location.origin) && !e.name.includes('/workout.v1.'))"
+    ".map(e => ({name: e.name.slice(location.origin.length), transfer: e.transferSize,"
+    " encoded: e.encodedBodySize, decoded: e.decodedBodySize}))"
+)
+
+
+def test_the_pages_files_come_in_gzip_and_a_reload_only_revalidates_them(browser, artifacts):
+    """The page's own files on the wire, as Chromium's Resource Timing counts them: a cold load
+    (the cache cleared) gets each file of more than a kilobyte in gzip; a reload asks again by
+    ETag and gets 304s without bodies. Also a measurement: the bytes of both, in artifacts."""
+    ensure_signed_in(browser)
+    browser.go("today")
+    driver = browser.driver
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    loads = {}
+    for load in ("cold", "warm"):
+        driver.refresh()
+        browser.wait(lambda: driver.execute_script("return performance.getEntriesByName('today-drawn').length") == 1)
+        loads[load] = driver.execute_script(FILES_ONLY)
+    cold, warm = loads["cold"], loads["warm"]
+    assert len(cold) >= 3 and {f["name"] for f in warm} == {f["name"] for f in cold}, loads
+    for file in cold:
+        if file["decoded"] > 1024:
+            assert file["encoded"] < file["decoded"] * 0.6, f"{file['name']} came without compression: {file}"
+    for file in warm:
+        # A 304 carries headers only: no body crosses the wire again.
+        assert file["transfer"] < 1000, f"{file['name']} was downloaded again: {file}"
+    report = {
+        "cold_transfer_bytes": sum(f["transfer"] for f in cold),
+        "cold_decoded_bytes": sum(f["decoded"] for f in cold),
+        "warm_transfer_bytes": sum(f["transfer"] for f in warm),
+        "files": loads,
+    }
+    with open(os.path.join(artifacts, "page-weight.json"), "w") as f:
+        json.dump(report, f, indent=2)
+    print(f"\nThe page's files: {report['cold_transfer_bytes']} bytes cold ({report['cold_decoded_bytes']} inflated), "
+          f"{report['warm_transfer_bytes']} bytes on a reload")

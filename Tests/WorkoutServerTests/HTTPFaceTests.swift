@@ -59,6 +59,27 @@ struct HTTPFaceTests {
         }
     }
 
+    @Test("A Connect client's defaults: gzip request bodies and gzip answers, through the real server", arguments: [false, true])
+    func gzipBothWays(tls: Bool) async throws {
+        try await withServer(tls: tls) { _, _, port in
+            try await blocking {
+                let client = try HTTPTestClient(port: port)
+                let gzip: [(String, String)] = [("Content-Encoding", "gzip"), ("Accept-Encoding", "gzip"), ("Connect-Protocol-Version", "1")]
+                let login = try client.request("POST", "/workout.v1.AuthService/Login", body: Compression.deflate(
+                    Self.json(#"{"email": "\#(ownerEmail)", "password": "\#(ownerPassword)"}"#), format: .gzip), headers: gzip)
+                #expect(login.status == 200, "\(login.text)")
+                // The login's answer (a session and a profile) is under the size worth compressing.
+                #expect(login.header("content-encoding") == nil)
+                client.token = try Workout_V1_LoginResponse(jsonUTF8Bytes: login.body).sessionToken
+                let catalog = try client.request("POST", "/workout.v1.MetaService/DescribeCatalog", body: Compression.deflate(Self.json("{}"), format: .gzip), headers: gzip)
+                #expect(catalog.status == 200 && catalog.header("content-encoding") == "gzip")
+                let json = try Compression.inflate(catalog.body, maxSize: 1 << 20, format: .gzip)
+                #expect(try Workout_V1_DescribeCatalogResponse(jsonUTF8Bytes: json).methods.count == MethodCatalog.all.count)
+                #expect(catalog.body.count * 3 < json.count, "\(catalog.body.count) bytes in gzip for \(json.count)")
+            }
+        }
+    }
+
     @Test("An error answers Connect's JSON with the binary protocol's status, message and field")
     func errorsAsConnectJSON() async throws {
         try await withServer { _, _, port in

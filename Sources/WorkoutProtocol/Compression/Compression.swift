@@ -1,6 +1,8 @@
 internal import CZlib
 
-/// Per-frame body compression: zlib streams (RFC 1950) through the system zlib.
+/// Body compression through the system zlib: zlib streams (RFC 1950) for the binary
+/// protocol's frames, gzip (RFC 1952) for the HTTP face's bodies (`Content-Encoding: gzip`,
+/// Connect's envelopes).
 ///
 /// Deflate uses level 6, windowBits 15, memLevel 8 and the default strategy, so a body
 /// compresses to exactly the bytes Python's `zlib.compress(body, 6)` gives with the
@@ -12,6 +14,20 @@ package enum Compression {
     /// Bodies shorter than this are never compressed.
     package static let minimumBodySize = 1_024
 
+    /// The container around the deflate data.
+    package enum Format: Sendable, Hashable {
+        /// RFC 1950: the binary protocol's compressed frames.
+        case zlib
+        /// RFC 1952: HTTP's `gzip` content coding.
+        case gzip
+
+        /// zlib's `windowBits` for the format: 15, plus 16 for gzip's header and trailer.
+        var windowBits: Int32 { self == .zlib ? 15 : 31 }
+
+        /// The format's name in messages.
+        var name: String { self == .zlib ? "zlib" : "gzip" }
+    }
+
     /// Compresses a body into a caller's buffer, only if the result fits in it.
     ///
     /// A sender passes a buffer one byte shorter than the body, so the compressed form
@@ -21,13 +37,13 @@ package enum Compression {
     ///   - input: The body.
     ///   - output: Where to write the zlib stream.
     /// - Returns: The number of bytes written, or `nil` when the stream does not fit in `output`.
-    package static func deflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
+    package static func deflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, format: Format = .zlib) -> Int? {
         precondition(input.count <= Int(UInt32.max) && output.count <= Int(UInt32.max), "body too large for zlib")
         guard let outputBase = output.baseAddress, output.count > 0 else { return nil }
         var stream = z_stream()
         // zlib.h: "deflateInit2 returns Z_OK if success, Z_MEM_ERROR if there was not enough
         // memory, Z_STREAM_ERROR if any parameter is invalid". The parameters are constant.
-        let initStatus = czlib_deflateInit2(&stream, 6, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY)
+        let initStatus = czlib_deflateInit2(&stream, 6, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY)
         precondition(initStatus == Z_OK, "deflateInit2 failed (\(initStatus)): out of memory")
         defer { CZlib.deflateEnd(&stream) }
         var empty: UInt8 = 0
@@ -46,15 +62,17 @@ package enum Compression {
 
     /// Compresses a body completely.
     ///
-    /// - Parameter input: The body.
-    /// - Returns: The zlib stream.
-    package static func deflate(_ input: [UInt8]) -> [UInt8] {
-        // zlib's deflateBound for these parameters, plus room for the zlib header and trailer.
+    /// - Parameters:
+    ///   - input: The body.
+    ///   - format: zlib (the default) or gzip.
+    /// - Returns: The compressed stream.
+    package static func deflate(_ input: [UInt8], format: Format = .zlib) -> [UInt8] {
+        // zlib's deflateBound for these parameters, plus room for the header and trailer.
         let bound = input.count + input.count / 1_000 + 64 + (input.count >> 12) + (input.count >> 14)
         var output = [UInt8](repeating: 0, count: bound)
         let written = input.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { destination in
-                deflate(source, into: destination)
+                deflate(source, into: destination, format: format)
             }
         }
         guard let written else { preconditionFailure("deflate output exceeded deflateBound") }
@@ -62,22 +80,23 @@ package enum Compression {
         return output
     }
 
-    /// Inflates a zlib stream under a hard cap.
+    /// Inflates a zlib (or gzip) stream under a hard cap.
     ///
     /// The output buffer starts small and doubles, never past `maxSize`; the moment one
     /// more byte would pass the cap, inflating stops. Wraps `inflateInit2`, `inflate`, `inflateEnd`.
     ///
     /// - Parameters:
-    ///   - input: The zlib stream, exactly (trailing bytes are an error).
+    ///   - input: The stream, exactly (trailing bytes are an error).
     ///   - maxSize: The largest inflated size accepted.
+    ///   - format: zlib (the default) or gzip.
     /// - Returns: The inflated body.
     /// - Throws: ``ProtocolError`` `.decompressedTooLarge` (RESOURCE_EXHAUSTED) past the cap;
     ///   `.malformedCompressedBody` (INVALID_ARGUMENT) for garbage, a truncated stream,
     ///   trailing bytes or a preset dictionary.
-    package static func inflate(_ input: UnsafeRawBufferPointer, maxSize: Int) throws(ProtocolError) -> [UInt8] {
+    package static func inflate(_ input: UnsafeRawBufferPointer, maxSize: Int, format: Format = .zlib) throws(ProtocolError) -> [UInt8] {
         precondition(maxSize >= 0 && input.count <= Int(UInt32.max), "invalid inflate arguments")
         var stream = z_stream()
-        let initStatus = czlib_inflateInit2(&stream, 15)
+        let initStatus = czlib_inflateInit2(&stream, format.windowBits)
         precondition(initStatus == Z_OK, "inflateInit2 failed (\(initStatus)): out of memory")
         defer { CZlib.inflateEnd(&stream) }
 
@@ -117,7 +136,7 @@ package enum Compression {
             case Z_STREAM_END:
                 if stream.avail_in != 0 {
                     throw ProtocolError(
-                        .malformedCompressedBody, "\(stream.avail_in) trailing bytes after the zlib stream")
+                        .malformedCompressedBody, "\(stream.avail_in) trailing bytes after the \(format.name) stream")
                 }
                 output.removeLast(output.count - produced)
                 return output
@@ -129,29 +148,30 @@ package enum Compression {
                     // zlib.h: Z_BUF_ERROR "if no progress was possible". With room to write,
                     // that means no input is left; so does Z_OK with all input consumed and
                     // room to spare: the stream ended early.
-                    throw ProtocolError(.malformedCompressedBody, "truncated zlib stream")
+                    throw ProtocolError(.malformedCompressedBody, "truncated \(format.name) stream")
                 }
             case Z_NEED_DICT:
-                throw ProtocolError(.malformedCompressedBody, "zlib stream asks for a preset dictionary")
+                throw ProtocolError(.malformedCompressedBody, "\(format.name) stream asks for a preset dictionary")
             case Z_DATA_ERROR:
                 let reason = stream.msg.map { String(cString: $0) } ?? "invalid data"
-                throw ProtocolError(.malformedCompressedBody, "malformed zlib stream: \(reason)")
+                throw ProtocolError(.malformedCompressedBody, "malformed \(format.name) stream: \(reason)")
             default:
                 throw ProtocolError(.malformedCompressedBody, "zlib inflate failed with status \(status)")
             }
         }
     }
 
-    /// Inflates a zlib stream under a hard cap; see ``inflate(_:maxSize:)-(UnsafeRawBufferPointer,_)``.
+    /// Inflates a stream under a hard cap; see the pointer variant.
     ///
     /// - Parameters:
-    ///   - input: The zlib stream.
+    ///   - input: The stream.
     ///   - maxSize: The largest inflated size accepted.
+    ///   - format: zlib (the default) or gzip.
     /// - Returns: The inflated body.
     /// - Throws: ``ProtocolError`` as the pointer variant does.
-    package static func inflate(_ input: [UInt8], maxSize: Int) throws(ProtocolError) -> [UInt8] {
+    package static func inflate(_ input: [UInt8], maxSize: Int, format: Format = .zlib) throws(ProtocolError) -> [UInt8] {
         try input.withUnsafeBytes { buffer in
-            Result { () throws(ProtocolError) -> [UInt8] in try inflate(buffer, maxSize: maxSize) }
+            Result { () throws(ProtocolError) -> [UInt8] in try inflate(buffer, maxSize: maxSize, format: format) }
         }.get()
     }
 }

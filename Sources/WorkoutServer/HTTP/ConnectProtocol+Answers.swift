@@ -2,13 +2,28 @@ import HTTPTypes
 import WorkoutProtocol
 
 extension ConnectProtocol {
-    /// Appends a unary call's answer: its message in `encoding`, never to be cached.
-    static func writeUnaryAnswer(_ message: [UInt8], encoding: MessageTranscoder.Encoding, keepAlive: Bool, to bytes: inout [UInt8]) {
+    /// Appends a unary call's answer: its message in `encoding`, never to be cached; in gzip
+    /// when `gzip` (the client accepts it) and the message is large enough to gain from it.
+    static func writeUnaryAnswer(_ message: [UInt8], encoding: MessageTranscoder.Encoding, gzip: Bool, keepAlive: Bool, to bytes: inout [UInt8]) {
         var fields = HTTPFields()
         fields[.contentType] = encoding == .json ? "application/json" : "application/proto"
         fields[.cacheControl] = "no-store"
-        HTTPResponseHead.write(.ok, fields, contentLength: message.count, keepAlive: keepAlive, to: &bytes)
-        bytes.append(contentsOf: message)
+        fields[.vary] = "Accept-Encoding"
+        var body = message
+        if gzip, let compressed = compressedIfSmaller(message) {
+            fields[.contentEncoding] = "gzip"
+            body = compressed
+        }
+        HTTPResponseHead.write(.ok, fields, contentLength: body.count, keepAlive: keepAlive, to: &bytes)
+        bytes.append(contentsOf: body)
+    }
+
+    /// `message` in gzip, when it is at least ``Compression/minimumBodySize`` long and its gzip
+    /// is shorter; else `nil`.
+    static func compressedIfSmaller(_ message: [UInt8]) -> [UInt8]? {
+        guard message.count >= Compression.minimumBodySize else { return nil }
+        let compressed = Compression.deflate(message, format: .gzip)
+        return compressed.count < message.count ? compressed : nil
     }
 
     /// Appends a unary call's failure as Connect's JSON error, with the HTTP status of its code
@@ -23,23 +38,30 @@ extension ConnectProtocol {
             fields[.retryAfter] = String((failure.details.retryAfterMs + 999) / 1000)
         }
         if status == .methodNotAllowed { fields[.allow] = "POST" }
+        // Connect: a coding the server does not take is answered with the ones it does.
+        if status == .unsupportedMediaType { fields[.acceptEncoding] = "gzip" }
         HTTPResponseHead.write(status ?? httpStatus(failure.status), fields, contentLength: body.count, keepAlive: keepAlive, to: &bytes)
         bytes.append(contentsOf: body)
     }
 
-    /// Appends the head of a streaming call's answer: chunked, its messages enveloped.
-    static func writeStreamHead(encoding: MessageTranscoder.Encoding, keepAlive: Bool, to bytes: inout [UInt8]) {
+    /// Appends the head of a streaming call's answer: chunked, its messages enveloped, and
+    /// with `gzip` saying that a message's envelope may hold it in gzip.
+    static func writeStreamHead(encoding: MessageTranscoder.Encoding, gzip: Bool, keepAlive: Bool, to bytes: inout [UInt8]) {
         var fields = HTTPFields()
         fields[.contentType] = encoding == .json ? "application/connect+json" : "application/connect+proto"
         fields[.cacheControl] = "no-store"
+        if gzip { fields[streamContentEncodingField] = "gzip" }
         HTTPResponseHead.write(.ok, fields, contentLength: nil, keepAlive: keepAlive, to: &bytes)
     }
 
-    /// Appends one message of a stream: a chunk holding its envelope.
-    static func writeStreamMessage(_ message: [UInt8], to bytes: inout [UInt8]) {
+    /// Appends one message of a stream: a chunk holding its envelope, the message in gzip when
+    /// `gzip` and it gains from it.
+    static func writeStreamMessage(_ message: [UInt8], gzip: Bool, to bytes: inout [UInt8]) {
+        let compressed = gzip ? compressedIfSmaller(message) : nil
+        let body = compressed ?? message
         var envelope: [UInt8] = []
-        envelope.reserveCapacity(message.count + 5)
-        appendEnvelope(message, endOfStream: false, to: &envelope)
+        envelope.reserveCapacity(body.count + 5)
+        appendEnvelope(body, endOfStream: false, compressed: compressed != nil, to: &envelope)
         HTTPResponseHead.writeChunk(envelope, to: &bytes)
     }
 

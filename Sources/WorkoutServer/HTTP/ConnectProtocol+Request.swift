@@ -22,9 +22,11 @@ extension ConnectProtocol {
             throw HTTPRequestError(.unsupportedMediaType, "\(descriptor.name) takes Content-Type \(wanted), not \(contentType.map { String($0.prefix(64)) } ?? "none")")
         }
         let contentLength = try bodyLength(fields)
-        if let contentEncoding = fields[.contentEncoding], contentEncoding.lowercased() != "identity" {
-            throw HTTPRequestError(.unsupportedMediaType, "compressed request bodies (Content-Encoding \(contentEncoding.prefix(32))) are not accepted")
-        }
+        // Connect: a unary body's coding is Content-Encoding, a stream's messages' is
+        // Connect-Content-Encoding (each envelope's flag says whether it is compressed).
+        let requestCoding = descriptor.isServerStreaming ? fields[streamContentEncodingField] : fields[.contentEncoding]
+        let requestGzip = try isGzip(requestCoding, field: descriptor.isServerStreaming ? "Connect-Content-Encoding" : "Content-Encoding")
+        let acceptCoding = descriptor.isServerStreaming ? fields[streamAcceptEncodingField] : fields[.acceptEncoding]
         let timeout = try timeoutMilliseconds(fields[timeoutField])
         var token: [UInt8]?
         if let authorization = fields[.authorization] {
@@ -46,7 +48,62 @@ extension ConnectProtocol {
         }
         return HTTPRequestPlan(
             descriptor: descriptor, encoding: encoding, contentLength: contentLength, timeoutMilliseconds: timeout,
-            keepAlive: head.keepsAlive, token: token, idempotencyKey: idempotencyKey, signature: signature)
+            keepAlive: head.keepsAlive, token: token, idempotencyKey: idempotencyKey, signature: signature,
+            requestGzip: requestGzip, answerGzip: acceptsGzip(acceptCoding))
+    }
+
+    /// `Connect-Content-Encoding`: a stream's messages' coding.
+    static let streamContentEncodingField = HTTPField.Name("Connect-Content-Encoding")!
+    /// `Connect-Accept-Encoding`: the codings a stream's answer may use.
+    static let streamAcceptEncodingField = HTTPField.Name("Connect-Accept-Encoding")!
+
+    /// Whether a request's coding is gzip (`identity`, or none, is not).
+    ///
+    /// - Throws: ``HTTPRequestError`` 415 for any other coding.
+    private static func isGzip(_ coding: String?, field: String) throws(HTTPRequestError) -> Bool {
+        guard let coding else { return false }
+        switch Substring(coding).trimmingSpaces.lowercased() {
+        case "identity", "": return false
+        case "gzip", "x-gzip": return true
+        default:
+            throw HTTPRequestError(.unsupportedMediaType, "\(field) \(coding.prefix(32)) is not accepted: send gzip or identity")
+        }
+    }
+
+    /// Whether an `Accept-Encoding` (or `Connect-Accept-Encoding`) list takes gzip: it names
+    /// `gzip` (or `*`) without `q=0`.
+    static func acceptsGzip(_ value: String?) -> Bool {
+        guard let value else { return false }
+        for item in value.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
+        return false
+    }
+
+    /// The body a handler gets: a unary body inflated when it is gzip, a stream's message taken
+    /// out of its envelope (and inflated when its flag says so); at most `limit` bytes inflated.
+    ///
+    /// - Throws: ``CallFailure``: INVALID_ARGUMENT for a damaged body, RESOURCE_EXHAUSTED
+    ///   when it inflates past `limit`.
+    static func decodedBody(_ body: [UInt8], for plan: HTTPRequestPlan, limit: Int) throws(CallFailure) -> [UInt8] {
+        var message = body
+        var compressed = plan.requestGzip
+        if plan.descriptor.isServerStreaming {
+            do {
+                (message, compressed) = try streamingRequestMessage(body, compressionDeclared: plan.requestGzip)
+            } catch {
+                throw CallFailure(.invalidArgument, error.message)
+            }
+        }
+        guard compressed else { return message }
+        do {
+            return try Compression.inflate(message, maxSize: limit, format: .gzip)
+        } catch {
+            throw CallFailure(error.status, "the request body: \(error.message)")
+        }
     }
 
     /// The body's length from `Content-Length` (given once, or twice alike); chunked bodies
@@ -68,11 +125,4 @@ extension ConnectProtocol {
         return contentLength
     }
 
-    /// The message a request's body holds: the body itself for a unary call, the one
-    /// envelope's message for a streaming call.
-    ///
-    /// - Throws: ``HTTPRequestError`` when a streaming body is not exactly one envelope.
-    static func requestMessage(_ body: [UInt8], for plan: HTTPRequestPlan) throws(HTTPRequestError) -> [UInt8] {
-        plan.descriptor.isServerStreaming ? try streamingRequestMessage(body) : body
-    }
 }

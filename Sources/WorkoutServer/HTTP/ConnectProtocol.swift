@@ -101,35 +101,38 @@ package enum ConnectProtocol {
         return Array(#"{"error":"#.utf8) + errorJSON(failure) + Array("}".utf8)
     }
 
-    /// Appends one message of a stream in Connect's envelope: a flags byte (bit 1: the end of
-    /// the stream), a 32-bit big-endian length, the message.
+    /// Appends one message of a stream in Connect's envelope: a flags byte (bit 0: compressed,
+    /// bit 1: the end of the stream), a 32-bit big-endian length, the message.
     ///
     /// ```
     /// +-------+---------------------+------------------+
     /// | flags | length (u32, BE)    | message          |
     /// +-------+---------------------+------------------+
     /// ```
-    package static func appendEnvelope(_ message: [UInt8], endOfStream: Bool, to bytes: inout [UInt8]) {
-        bytes.append(endOfStream ? 0x02 : 0x00)
+    package static func appendEnvelope(_ message: [UInt8], endOfStream: Bool, compressed: Bool = false, to bytes: inout [UInt8]) {
+        bytes.append((endOfStream ? 0x02 : 0x00) | (compressed ? 0x01 : 0x00))
         withUnsafeBytes(of: UInt32(message.count).bigEndian) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: message)
     }
 
-    /// The single message of a streaming request's body (one envelope, not compressed).
+    /// The single message of a streaming request's body (one envelope) and whether its flag
+    /// says it is compressed, which it may only be when the request declared a coding.
     ///
     /// - Throws: ``HTTPRequestError`` when the body is not exactly one envelope.
-    package static func streamingRequestMessage(_ body: [UInt8]) throws(HTTPRequestError) -> [UInt8] {
+    package static func streamingRequestMessage(_ body: [UInt8], compressionDeclared: Bool = false) throws(HTTPRequestError) -> (message: [UInt8], compressed: Bool) {
         guard body.count >= 5 else {
             throw HTTPRequestError(.badRequest, "a streaming call's body is one enveloped message: a flags byte, a 4-byte length, the message")
         }
-        guard body[0] == 0 else {
-            throw HTTPRequestError(.badRequest, "the request envelope's flags must be 0 (compressed messages are not accepted)")
+        guard body[0] == 0 || (body[0] == 1 && compressionDeclared) else {
+            throw HTTPRequestError(.badRequest, compressionDeclared
+                ? "the request envelope's flags must be 0, or 1 for a compressed message"
+                : "the request envelope's flags must be 0 (a compressed message needs Connect-Content-Encoding: gzip)")
         }
         let length = body[1..<5].reduce(0) { $0 << 8 | Int($1) }
         guard length == body.count - 5 else {
             throw HTTPRequestError(.badRequest, "the request envelope says \(length) bytes but \(body.count - 5) follow")
         }
-        return Array(body[5...])
+        return (Array(body[5...]), body[0] == 1)
     }
 
     /// The `Connect-Timeout-Ms` field's name.

@@ -132,7 +132,7 @@ struct HTTPFaceMachine: Sendable {
         guard case .running(callID, let plan, true) = stage else { return }
         do {
             let message = plan.encoding == .json ? try plan.descriptor.transcoder.responseJSON(from: body) : body
-            core.output.append { ConnectProtocol.writeStreamMessage(message, to: &$0) }
+            core.output.append { ConnectProtocol.writeStreamMessage(message, gzip: plan.answerGzip, to: &$0) }
         } catch {
             _ = core.removeCall(callID)
             actions.append(.stopWork(callID: callID))
@@ -259,7 +259,7 @@ struct HTTPFaceMachine: Sendable {
                 guard let body = parser.takeBody(plan.contentLength) else { return }
                 parser.trim(keeping: limits.maxHTTPHeadBytes)
                 core.incompleteFrameSince = parser.bufferedByteCount > 0 ? now : nil
-                startCall(plan, body: body, &core, now: now, &actions)
+                startCall(plan, body: body, limit: limit, &core, now: now, &actions)
             case .running:
                 if parser.bufferedByteCount > core.limits.maxHTTPHeadBytes, !holdsReading {
                     holdsReading = true
@@ -286,7 +286,7 @@ struct HTTPFaceMachine: Sendable {
             if request.headerFields[.contentLength].map({ $0 != "0" }) ?? false || request.headerFields[.transferEncoding] != nil {
                 throw HTTPRequestError(.badRequest, "a GET carries no body")
             }
-            answerAsset(asset, headOnly: request.method == .head, keepAlive: head.keepsAlive, &core)
+            answerAsset(asset, request: request, keepAlive: head.keepsAlive, &core)
             return nil
         case nil:
             throw HTTPRequestError(.notFound, "nothing at \(path.prefix(200)): methods are at POST /workout.v1.<Service>Service/<Method>, e.g. /workout.v1.MetaService/Health")
@@ -295,22 +295,54 @@ struct HTTPFaceMachine: Sendable {
 
     /// Answers a file, with the headers that keep a page to itself: a strict
     /// Content-Security-Policy (its own scripts, styles and connections only, no inline script,
-    /// no framing), no MIME sniffing, no referrer.
-    private func answerAsset(_ asset: StaticAsset, headOnly: Bool, keepAlive: Bool, _ core: inout ConnectionCore) {
+    /// no framing), no MIME sniffing, no referrer. The browser revalidates it on every load
+    /// (`no-cache`) by its `ETag`: unchanged, the answer is `304 Not Modified` without a body;
+    /// else the file, in gzip when the browser takes it.
+    private func answerAsset(_ asset: StaticAsset, request: HTTPRequest, keepAlive: Bool, _ core: inout ConnectionCore) {
+        if let tags = request.headerFields[.ifNoneMatch], Self.matches(tags, asset.entityTag) {
+            // What RFC 9110 (15.4.5) asks of a 304, no more: the browser keeps the stored
+            // answer's other fields (its Content-Security-Policy among them).
+            var fields = HTTPFields()
+            fields[.cacheControl] = "no-cache"
+            fields[.eTag] = asset.entityTag
+            fields[.vary] = "Accept-Encoding"
+            core.output.append { HTTPResponseHead.writeNotModified(fields, keepAlive: keepAlive, to: &$0) }
+            return
+        }
         var fields = HTTPFields()
         fields[.contentType] = asset.contentType
         fields[.cacheControl] = "no-cache"
+        fields[.eTag] = asset.entityTag
+        fields[.vary] = "Accept-Encoding"
         fields[.contentSecurityPolicy] = ConnectProtocol.contentSecurityPolicy
         fields[.xContentTypeOptions] = "nosniff"
         fields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        var body = asset.body
+        if let gzipped = asset.gzipped, ConnectProtocol.acceptsGzip(request.headerFields[.acceptEncoding]) {
+            fields[.contentEncoding] = "gzip"
+            body = gzipped
+        }
+        let headOnly = request.method == .head
         core.output.append {
-            HTTPResponseHead.write(.ok, fields, contentLength: asset.body.count, keepAlive: keepAlive, to: &$0)
-            if !headOnly { $0.append(contentsOf: asset.body) }
+            HTTPResponseHead.write(.ok, fields, contentLength: body.count, keepAlive: keepAlive, to: &$0)
+            if !headOnly { $0.append(contentsOf: body) }
         }
     }
 
-    /// Runs a request whose body arrived, or answers why not (keeping the connection).
-    private mutating func startCall(_ plan: HTTPRequestPlan, body: [UInt8], _ core: inout ConnectionCore, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
+    /// Whether an `If-None-Match` list names `tag` (or is `*`); a weak `W/` tag matches its
+    /// strong form, as RFC 9110's weak comparison for If-None-Match says.
+    static func matches(_ list: String, _ tag: String) -> Bool {
+        list.split(separator: ",").contains { item in
+            let candidate = item.trimmingSpaces
+            return candidate == "*" || candidate == tag || candidate == "W/" + tag
+        }
+    }
+
+    /// Runs a request whose body arrived (inflating to at most `limit` bytes), or answers why
+    /// not (keeping the connection).
+    private mutating func startCall(
+        _ plan: HTTPRequestPlan, body: [UInt8], limit: Int, _ core: inout ConnectionCore, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]
+    ) {
         let descriptor = plan.descriptor
         let callID = nextCallID
         nextCallID &+= 1
@@ -334,11 +366,11 @@ struct HTTPFaceMachine: Sendable {
         }
         let request: [UInt8]
         do {
-            let message = try ConnectProtocol.requestMessage(body, for: plan)
+            let message = try ConnectProtocol.decodedBody(body, for: plan, limit: limit)
             let ids = plan.authorized ? RecordIDSource(memberID: memberID ?? [], method: descriptor.number, idempotencyKey: plan.idempotencyKey) : nil
             request = try descriptor.transcoder.request(from: message, encoding: plan.encoding, assigningIDsFrom: ids)
-        } catch let error as HTTPRequestError {
-            answerAtOnce(CallFailure(.invalidArgument, error.message), &core, &actions)
+        } catch let failure as CallFailure {
+            answerAtOnce(failure, &core, &actions)
             return
         } catch {
             answerAtOnce(CallFailure(.invalidArgument, "\(error)"), &core, &actions)
@@ -347,7 +379,7 @@ struct HTTPFaceMachine: Sendable {
         core.openCall(callID, descriptor, deadlineMilliseconds: plan.timeoutMilliseconds, now: now)
         stage = .running(callID: callID, plan, streaming: descriptor.isServerStreaming)
         if descriptor.isServerStreaming {
-            core.output.append { ConnectProtocol.writeStreamHead(encoding: plan.encoding, keepAlive: plan.keepAlive, to: &$0) }
+            core.output.append { ConnectProtocol.writeStreamHead(encoding: plan.encoding, gzip: plan.answerGzip, keepAlive: plan.keepAlive, to: &$0) }
         }
         var start = ServerCallStart(callID: callID, method: descriptor.number, body: request)
         start.speaksForSession = plan.authorized
@@ -383,7 +415,7 @@ struct HTTPFaceMachine: Sendable {
             case .success(let body):
                 do {
                     let answer = plan.encoding == .json ? try plan.descriptor.transcoder.responseJSON(from: body) : body
-                    core.output.append { ConnectProtocol.writeUnaryAnswer(answer, encoding: plan.encoding, keepAlive: keepAlive, to: &$0) }
+                    core.output.append { ConnectProtocol.writeUnaryAnswer(answer, encoding: plan.encoding, gzip: plan.answerGzip, keepAlive: keepAlive, to: &$0) }
                 } catch {
                     status = .internal
                     let failure = CallFailure(.internal, "the answer could not be written as JSON")

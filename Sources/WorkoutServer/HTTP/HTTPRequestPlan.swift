@@ -20,4 +20,9 @@ struct HTTPRequestPlan: Sendable {
     var idempotencyKey: String?
     /// `X-Signature`: what a phone bridge signs its posts with (the ingest endpoints check it).
     var signature: String?
+    /// Whether the body (a unary call's, from `Content-Encoding`) or the envelope's message
+    /// (a stream's, from `Connect-Content-Encoding`, when its flag says so) is gzip.
+    var requestGzip = false
+    /// Whether the answer may be gzip (`Accept-Encoding`, or a stream's `Connect-Accept-Encoding`).
+    var answerGzip = false
 }

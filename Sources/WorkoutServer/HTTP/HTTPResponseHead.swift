@@ -7,13 +7,7 @@ package enum HTTPResponseHead {
     package static func write(
         _ status: HTTPResponse.Status, _ fields: HTTPFields, contentLength: Int?, keepAlive: Bool, to bytes: inout [UInt8]
     ) {
-        bytes.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n".utf8)
-        for field in fields {
-            bytes.append(contentsOf: field.name.rawName.utf8)
-            bytes.append(contentsOf: ": ".utf8)
-            bytes.append(contentsOf: field.value.utf8)
-            bytes.append(contentsOf: "\r\n".utf8)
-        }
+        writeStatusAndFields(status, fields, to: &bytes)
         if let contentLength {
             bytes.append(contentsOf: "Content-Length: \(contentLength)\r\n".utf8)
         } else {
@@ -21,6 +15,23 @@ package enum HTTPResponseHead {
         }
         if !keepAlive { bytes.append(contentsOf: "Connection: close\r\n".utf8) }
         bytes.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// Appends the head of a `304 Not Modified`, which has no body and so says no length.
+    package static func writeNotModified(_ fields: HTTPFields, keepAlive: Bool, to bytes: inout [UInt8]) {
+        writeStatusAndFields(.notModified, fields, to: &bytes)
+        if !keepAlive { bytes.append(contentsOf: "Connection: close\r\n".utf8) }
+        bytes.append(contentsOf: "\r\n".utf8)
+    }
+
+    private static func writeStatusAndFields(_ status: HTTPResponse.Status, _ fields: HTTPFields, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n".utf8)
+        for field in fields {
+            bytes.append(contentsOf: field.name.rawName.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: field.value.utf8)
+            bytes.append(contentsOf: "\r\n".utf8)
+        }
     }
 
     /// Appends one chunk of a chunked body (an empty `data` is the last chunk).

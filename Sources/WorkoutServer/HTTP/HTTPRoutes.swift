@@ -1,16 +1,25 @@
+import Crypto
 package import WorkoutProtocol
 
-/// A file the HTTP face serves as it is, for GET and HEAD (the household's dashboard).
+/// A file the HTTP face serves as it is, for GET and HEAD (the household's dashboard): in gzip
+/// to a browser that takes it, with a strong `ETag` so that a reload of an unchanged file is
+/// a `304 Not Modified` of a few hundred bytes.
 package struct StaticAsset: Sendable {
     /// Its `Content-Type`.
     package var contentType: String
     /// Its bytes.
     package var body: [UInt8]
+    /// Its bytes in gzip, when that is shorter (made once, when the server starts).
+    package let gzipped: [UInt8]?
+    /// Its strong entity tag: `"` and the first 16 bytes of the body's SHA-256 in hex, `"`.
+    package let entityTag: String
 
     /// A file of `contentType` holding `body`.
     package init(contentType: String, body: [UInt8]) {
         self.contentType = contentType
         self.body = body
+        self.gzipped = ConnectProtocol.compressedIfSmaller(body)
+        self.entityTag = "\"" + SHA256.hash(data: body).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
     }
 }
 
