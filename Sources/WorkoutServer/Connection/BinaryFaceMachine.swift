@@ -140,20 +140,9 @@ struct BinaryFaceMachine: Sendable {
             }
         case .open, .draining:
             let limits = core.limits
-            switch core.expiredLimit(now: now) {
-            case .slowReader?:
-                endWatches(.failure(CallFailure(.resourceExhausted, "the client reads too slowly")), &core, now: now, &actions)
-                core.close(log: "dropping a slow reader: \(core.output.count + core.transportBacklog) bytes unread for \(limits.slowReaderTimeout)", &actions)
+            if let expired = core.expiredLimit(now: now, arriving: "a frame", heldBytes: decoder.bufferedByteCount) {
+                end(expired, &core, now: now, &actions)
                 return
-            case .incompleteRecord?:
-                closeWithError(.deadlineExceeded, "a TLS record did not arrive whole within \(limits.frameTimeout)", log: "incomplete TLS record timed out", &core, &actions)
-                return
-            case .incompleteMessage?:
-                closeWithError(.deadlineExceeded, "a frame did not arrive whole within \(limits.frameTimeout)",
-                               log: "incomplete frame timed out: \(decoder.bufferedByteCount) bytes held", &core, &actions)
-                return
-            case nil:
-                break
             }
             if core.calls.isEmpty, limits.idleTimeout > .zero, now >= core.lastCallActivity + limits.idleTimeout {
                 goAway(.ok, "idle for \(limits.idleTimeout); reconnect when needed", &core)
@@ -376,6 +365,16 @@ struct BinaryFaceMachine: Sendable {
         let payload = (try? details.serializedBytes()) ?? []
         core.output.append { Handshake.writeRefusal(error, goAwayPayload: payload, into: &$0) }
         core.close(log: "handshake refused: \(error.message)", &actions)
+    }
+
+    /// A shared limit ran out: a slow reader's Watches end and it is dropped; else GOAWAY.
+    private func end(_ expired: ConnectionCore.ExpiredLimit, _ core: inout ConnectionCore, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
+        if expired.isSlowReader {
+            endWatches(.failure(expired.failure), &core, now: now, &actions)
+            core.close(log: expired.log, &actions)
+        } else {
+            closeWithError(expired.failure.status, expired.failure.details.message, log: expired.log, &core, &actions)
+        }
     }
 
     /// A connection error: GOAWAY with its status, calls in flight abandoned, close.

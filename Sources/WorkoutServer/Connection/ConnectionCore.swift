@@ -37,14 +37,15 @@ struct ConnectionCore: Sendable {
         let outcome: CallOutcome
     }
 
-    /// A time limit of the shared parts that ran out.
-    enum ExpiredLimit: Sendable, Hashable {
-        /// The output stayed full for `slowReaderTimeout`.
-        case slowReader
-        /// A TLS record did not arrive whole within `frameTimeout`.
-        case incompleteRecord
-        /// A frame (binary) or a request (HTTP) did not arrive whole within `frameTimeout`.
-        case incompleteMessage
+    /// A time limit of the shared parts that ran out, and what the face says of it.
+    struct ExpiredLimit: Sendable {
+        /// Why the connection ends.
+        let failure: CallFailure
+        /// The log line.
+        let log: String
+        /// A slow reader: its Watches end with `failure`, and the connection closes without a
+        /// word (the peer reads nothing more); otherwise the face says `failure` and closes.
+        let isSlowReader: Bool
     }
 
     /// The rules' settings.
@@ -205,11 +206,25 @@ struct ConnectionCore: Sendable {
 
     // MARK: - Time
 
-    /// The shared limit that ran out by `now`, if one did (the face closes, in its words).
-    func expiredLimit(now: ConnectionInstant) -> ExpiredLimit? {
-        if let backedUpSince, now >= backedUpSince + limits.slowReaderTimeout { return .slowReader }
-        if let since = incompleteRecordSince, now >= since + limits.frameTimeout { return .incompleteRecord }
-        if let since = incompleteFrameSince, now >= since + limits.frameTimeout { return .incompleteMessage }
+    /// The shared limit that ran out by `now`, if one did; `arriving` names what a face reads
+    /// ("a frame", "the request") and `heldBytes` how much of it the face holds.
+    func expiredLimit(now: ConnectionInstant, arriving: String, heldBytes: Int) -> ExpiredLimit? {
+        if let backedUpSince, now >= backedUpSince + limits.slowReaderTimeout {
+            return ExpiredLimit(
+                failure: CallFailure(.resourceExhausted, "the client reads too slowly"),
+                log: "dropping a slow reader: \(output.count + transportBacklog) bytes unread for \(limits.slowReaderTimeout)",
+                isSlowReader: true)
+        }
+        if let since = incompleteRecordSince, now >= since + limits.frameTimeout {
+            return ExpiredLimit(
+                failure: CallFailure(.deadlineExceeded, "a TLS record did not arrive whole within \(limits.frameTimeout)"),
+                log: "incomplete TLS record timed out", isSlowReader: false)
+        }
+        if let since = incompleteFrameSince, now >= since + limits.frameTimeout {
+            return ExpiredLimit(
+                failure: CallFailure(.deadlineExceeded, "\(arriving) did not arrive whole within \(limits.frameTimeout)"),
+                log: "\(arriving) timed out before it arrived whole: \(heldBytes) bytes held", isSlowReader: false)
+        }
         return nil
     }
 

@@ -144,20 +144,14 @@ struct HTTPFaceMachine: Sendable {
     mutating func tick(_ core: inout ConnectionCore, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]) {
         guard core.isServing else { return }
         let limits = core.limits
-        switch core.expiredLimit(now: now) {
-        case .slowReader?:
-            endWatches(.failure(CallFailure(.resourceExhausted, "the client reads too slowly")), &core, now: now, &actions)
-            core.close(log: "dropping a slow reader: \(core.output.count + core.transportBacklog) bytes unread for \(limits.slowReaderTimeout)", &actions)
+        if let expired = core.expiredLimit(now: now, arriving: "the request", heldBytes: parser.bufferedByteCount) {
+            if expired.isSlowReader {
+                endWatches(.failure(expired.failure), &core, now: now, &actions)
+                core.close(log: expired.log, &actions)
+            } else {
+                closeWithError(expired.failure.status, expired.failure.details.message, log: expired.log, &core, &actions)
+            }
             return
-        case .incompleteRecord?:
-            closeWithError(.deadlineExceeded, "a TLS record did not arrive whole within \(limits.frameTimeout)", log: "incomplete TLS record timed out", &core, &actions)
-            return
-        case .incompleteMessage?:
-            closeWithError(.deadlineExceeded, "the request did not arrive whole within \(limits.frameTimeout)",
-                           log: "incomplete HTTP request timed out: \(parser.bufferedByteCount) bytes held", &core, &actions)
-            return
-        case nil:
-            break
         }
         if core.calls.isEmpty, isIdle, core.hasSession, now >= core.lastCallActivity + limits.httpIdleTimeout {
             core.close(log: "HTTP keep-alive idle for \(limits.httpIdleTimeout)", &actions)
