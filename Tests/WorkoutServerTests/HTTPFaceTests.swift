@@ -80,6 +80,45 @@ struct HTTPFaceTests {
         }
     }
 
+    @Test("A day's meals by Connect's GET: 304 while unchanged, the new answer after a write, never another member's")
+    func getIsNeverStale() async throws {
+        try await withServer { _, _, port in
+            try await blocking {
+                let owner = try HTTPTestClient(port: port)
+                _ = try owner.call(MethodCatalog.login, { var r = Workout_V1_LoginRequest(); r.email = ownerEmail; r.password = ownerPassword; return r }())
+                let eatenAt = nowMilliseconds() - 3_600_000
+                let date = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date(timeIntervalSince1970: Double(eatenAt) / 1000))
+                let query = "connect=v1&encoding=json&message=" + #"{"day":{"year":\#(date.year!),"month":\#(date.month!),"day":\#(date.day!)},"timeZone":"UTC"}"#
+                    .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let path = MethodCatalog.mealsOfDay.descriptor.httpPath + "?" + query
+                func get(_ client: HTTPTestClient, _ tag: String?) throws -> HTTPTestClient.Response {
+                    try client.request("GET", path, contentType: nil, headers: tag.map { [("If-None-Match", $0)] } ?? [])
+                }
+                let first = try get(owner, nil)
+                #expect(first.status == 200 && first.header("cache-control") == "private, no-cache", "\(first.text)")
+                let tag = try #require(first.header("etag"))
+                let unchanged = try get(owner, tag)
+                #expect(unchanged.status == 304 && unchanged.body.isEmpty && unchanged.header("etag") == tag)
+
+                var log = Workout_V1_LogMealRequest()
+                log.meal = meal(at: eatenAt)
+                _ = try owner.call(MethodCatalog.logMeal, log)
+                let changed = try get(owner, tag)
+                #expect(changed.status == 200 && changed.header("etag") != tag)
+                #expect(try Workout_V1_MealsOfDayResponse(jsonUTF8Bytes: changed.body).meals.map(\.id) == [log.meal.id])
+
+                // Another member, whose day is as empty as the owner's was: not the owner's tag.
+                let admin = try FaceClient.owner(.binary, port: port)
+                let (_, registered) = try FaceClient.member(.binary, port: port, invitedBy: admin, email: "mia@example.com")
+                let member = try HTTPTestClient(port: port)
+                member.token = registered.sessionToken
+                let theirs = try get(member, tag)
+                #expect(theirs.status == 200 && theirs.header("etag") != tag)
+                #expect(try Workout_V1_MealsOfDayResponse(jsonUTF8Bytes: theirs.body).meals.isEmpty)
+            }
+        }
+    }
+
     @Test("An error answers Connect's JSON with the binary protocol's status, message and field")
     func errorsAsConnectJSON() async throws {
         try await withServer { _, _, port in

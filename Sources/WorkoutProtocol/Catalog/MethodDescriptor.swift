@@ -22,6 +22,13 @@ package struct MethodDescriptor: Sendable, Hashable {
     /// Its messages between protobuf and the HTTP face's forms (not part of its identity).
     package let transcoder: MessageTranscoder
 
+    /// Whether calling it changes nothing (it only reads): the methods a `read` token may
+    /// call that answer once, and the server's own description. The HTTP face also serves
+    /// these at Connect's `GET` form, with an `ETag`.
+    package var hasNoSideEffects: Bool {
+        !isServerStreaming && (tokenAccess == .scope(.read) || tokenAccess == .anyToken)
+    }
+
     /// The path the HTTP face serves it at (the Connect protocol's): `/workout.v1.` and the
     /// .proto service (`AuthService`), then the method, e.g. `/workout.v1.AuthService/Login`.
     package var httpPath: String {

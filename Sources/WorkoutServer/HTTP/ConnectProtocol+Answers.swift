@@ -4,18 +4,35 @@ import WorkoutProtocol
 extension ConnectProtocol {
     /// Appends a unary call's answer: its message in `encoding`, never to be cached; in gzip
     /// when `gzip` (the client accepts it) and the message is large enough to gain from it.
-    static func writeUnaryAnswer(_ message: [UInt8], encoding: MessageTranscoder.Encoding, gzip: Bool, keepAlive: Bool, to bytes: inout [UInt8]) {
+    ///
+    /// A GET's answer (`entityTag` given) may be kept by the member's own browser, which asks
+    /// again each time (`private, no-cache`); every other answer is never to be stored.
+    static func writeUnaryAnswer(
+        _ message: [UInt8], encoding: MessageTranscoder.Encoding, gzip: Bool, entityTag: String? = nil, keepAlive: Bool, to bytes: inout [UInt8]
+    ) {
         var fields = HTTPFields()
         fields[.contentType] = encoding == .json ? "application/json" : "application/proto"
-        fields[.cacheControl] = "no-store"
+        fields[.cacheControl] = entityTag == nil ? "no-store" : "private, no-cache"
+        if let entityTag { fields[.eTag] = entityTag }
         fields[.vary] = "Accept-Encoding"
         var body = message
         if gzip, let compressed = compressedIfSmaller(message) {
             fields[.contentEncoding] = "gzip"
+            // The tag is the uncompressed answer's: the gzip form's is weak (RFC 9110 8.8.1).
+            if let entityTag { fields[.eTag] = "W/" + entityTag }
             body = compressed
         }
         HTTPResponseHead.write(.ok, fields, contentLength: body.count, keepAlive: keepAlive, to: &bytes)
         bytes.append(contentsOf: body)
+    }
+
+    /// Appends a GET's `304 Not Modified`: the member's stored answer is still the answer.
+    static func writeNotModified(entityTag: String, keepAlive: Bool, to bytes: inout [UInt8]) {
+        var fields = HTTPFields()
+        fields[.cacheControl] = "private, no-cache"
+        fields[.eTag] = entityTag
+        fields[.vary] = "Accept-Encoding"
+        HTTPResponseHead.writeNotModified(fields, keepAlive: keepAlive, to: &bytes)
     }
 
     /// `message` in gzip, when it is at least ``Compression/minimumBodySize`` long and its gzip

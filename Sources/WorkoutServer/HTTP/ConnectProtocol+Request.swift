@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import WorkoutProtocol
 
@@ -9,6 +10,9 @@ extension ConnectProtocol {
     /// - Throws: ``HTTPRequestError`` naming what is wrong, with the HTTP status that says it.
     static func plan(_ head: HTTPRequestParser.Head, for descriptor: MethodDescriptor) throws(HTTPRequestError) -> HTTPRequestPlan {
         let request = head.request
+        if request.method == .get, descriptor.hasNoSideEffects {
+            return try getPlan(head, for: descriptor)
+        }
         guard request.method == .post else {
             throw HTTPRequestError(.methodNotAllowed, "\(descriptor.httpPath) takes POST, not \(request.method.rawValue.prefix(16))")
         }
@@ -52,6 +56,71 @@ extension ConnectProtocol {
             requestGzip: requestGzip, answerGzip: acceptsGzip(acceptCoding))
     }
 
+    /// The plan of Connect's GET form of a method without side effects:
+    /// `GET <path>?connect=v1&encoding=json&message=<the request, URL-encoded>`, or with
+    /// `base64=1` the message in (URL-safe) base64, and `compression=gzip` when it is gzip.
+    ///
+    /// - Throws: ``HTTPRequestError`` 400 for a query that is not that; 415 for an encoding or
+    ///   a compression other than these.
+    private static func getPlan(_ head: HTTPRequestParser.Head, for descriptor: MethodDescriptor) throws(HTTPRequestError) -> HTTPRequestPlan {
+        let request = head.request
+        let fields = request.headerFields
+        if fields[.contentLength].map({ $0 != "0" }) ?? false || fields[.transferEncoding] != nil {
+            throw HTTPRequestError(.badRequest, "a GET carries no body: the request message goes in the query's message")
+        }
+        let target = request.path ?? ""
+        let query = target.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        var parameters: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = queryDecoded(parts[0]), let value = queryDecoded(parts.count > 1 ? parts[1] : "") else {
+                throw HTTPRequestError(.badRequest, "the query holds a malformed percent-escape")
+            }
+            guard parameters[name] == nil else { throw HTTPRequestError(.badRequest, "the query gives \(name.prefix(32)) twice") }
+            parameters[name] = value
+        }
+        if let version = parameters["connect"], version != "v1" {
+            throw HTTPRequestError(.badRequest, "connect=\(version.prefix(16)) is not a version this server speaks: send connect=v1")
+        }
+        let encoding: MessageTranscoder.Encoding
+        switch parameters["encoding"] {
+        case "json"?: encoding = .json
+        case "proto"?: encoding = .proto
+        case let other?: throw HTTPRequestError(.unsupportedMediaType, "encoding=\(other.prefix(32)) is not served: send encoding=json or encoding=proto")
+        case nil: throw HTTPRequestError(.badRequest, "a GET names its encoding: encoding=json or encoding=proto")
+        }
+        guard let text = parameters["message"] else {
+            throw HTTPRequestError(.badRequest, "a GET carries its request in the query: message=<the request message> (message={} for an empty one)")
+        }
+        var message = Array(text.utf8)
+        switch parameters["base64"] {
+        case nil, "0"?: break
+        case "1"?:
+            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+            guard let data = Data(base64Encoded: base64) else {
+                throw HTTPRequestError(.badRequest, "message is not base64, as base64=1 says")
+            }
+            message = Array(data)
+        case let other?: throw HTTPRequestError(.badRequest, "base64=\(other.prefix(16)) must be 1 or left out")
+        }
+        let requestGzip = try isGzip(parameters["compression"], field: "compression")
+        var plan = HTTPRequestPlan(
+            descriptor: descriptor, encoding: encoding, contentLength: 0,
+            timeoutMilliseconds: try timeoutMilliseconds(fields[timeoutField]), keepAlive: head.keepsAlive,
+            token: try fields[.authorization].map { authorization throws(HTTPRequestError) in try BearerToken.parse(authorization) },
+            requestGzip: requestGzip, answerGzip: acceptsGzip(fields[.acceptEncoding]))
+        plan.queryMessage = message
+        plan.ifNoneMatch = fields[.ifNoneMatch]
+        return plan
+    }
+
+    /// A query's name or value with its percent-escapes (and `+` for a space) decoded; `nil`
+    /// for a malformed escape or bytes that are not UTF-8.
+    private static func queryDecoded(_ part: Substring) -> String? {
+        String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
     /// `Connect-Content-Encoding`: a stream's messages' coding.
     static let streamContentEncodingField = HTTPField.Name("Connect-Content-Encoding")!
     /// `Connect-Accept-Encoding`: the codings a stream's answer may use.
@@ -89,7 +158,7 @@ extension ConnectProtocol {
     /// - Throws: ``CallFailure``: INVALID_ARGUMENT for a damaged body, RESOURCE_EXHAUSTED
     ///   when it inflates past `limit`.
     static func decodedBody(_ body: [UInt8], for plan: HTTPRequestPlan, limit: Int) throws(CallFailure) -> [UInt8] {
-        var message = body
+        var message = plan.queryMessage ?? body
         var compressed = plan.requestGzip
         if plan.descriptor.isServerStreaming {
             do {

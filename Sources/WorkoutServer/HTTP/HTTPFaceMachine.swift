@@ -1,3 +1,4 @@
+import Crypto
 import HTTPTypes
 import WorkoutProtocol
 
@@ -314,6 +315,8 @@ struct HTTPFaceMachine: Sendable {
         var body = asset.body
         if let gzipped = asset.gzipped, ConnectProtocol.acceptsGzip(request.headerFields[.acceptEncoding]) {
             fields[.contentEncoding] = "gzip"
+            // The tag is the file's: the gzip form's is weak (RFC 9110 8.8.1).
+            fields[.eTag] = "W/" + asset.entityTag
             body = gzipped
         }
         let headOnly = request.method == .head
@@ -409,7 +412,18 @@ struct HTTPFaceMachine: Sendable {
             case .success(let body):
                 do {
                     let answer = plan.encoding == .json ? try plan.descriptor.transcoder.responseJSON(from: body) : body
-                    core.output.append { ConnectProtocol.writeUnaryAnswer(answer, encoding: plan.encoding, gzip: plan.answerGzip, keepAlive: keepAlive, to: &$0) }
+                    if plan.queryMessage != nil {
+                        let tag = entityTag(of: answer, plan)
+                        if let tags = plan.ifNoneMatch, Self.matches(tags, tag) {
+                            core.output.append { ConnectProtocol.writeNotModified(entityTag: tag, keepAlive: keepAlive, to: &$0) }
+                        } else {
+                            core.output.append {
+                                ConnectProtocol.writeUnaryAnswer(answer, encoding: plan.encoding, gzip: plan.answerGzip, entityTag: tag, keepAlive: keepAlive, to: &$0)
+                            }
+                        }
+                    } else {
+                        core.output.append { ConnectProtocol.writeUnaryAnswer(answer, encoding: plan.encoding, gzip: plan.answerGzip, keepAlive: keepAlive, to: &$0) }
+                    }
                 } catch {
                     status = .internal
                     let failure = CallFailure(.internal, "the answer could not be written as JSON")
@@ -427,6 +441,19 @@ struct HTTPFaceMachine: Sendable {
         if !keepAlive, core.phase == .open { core.phase = .draining }
         core.lastCallActivity = now
         actions.append(.callEnded(ServerCallSummary(callID: callID, method: call.method, status: status, duration: now.since(call.startedAt))))
+    }
+
+    /// A GET's answer's strong entity tag: the first 16 bytes of SHA-256 over the member, the
+    /// method, the encoding and the answer, in hex, quoted. The answer is computed anew for
+    /// each GET, so a tag never outlives the data it stands for; the member is in it, so one
+    /// member's tag never matches another's answer.
+    private func entityTag(of answer: [UInt8], _ plan: HTTPRequestPlan) -> String {
+        var hasher = SHA256()
+        hasher.update(data: memberID ?? [])
+        withUnsafeBytes(of: plan.descriptor.number.bigEndian) { hasher.update(bufferPointer: $0) }
+        hasher.update(data: [plan.encoding == .json ? 1 : 2])
+        hasher.update(data: answer)
+        return "\"" + hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
     }
 
     /// Ends every open Watch with `outcome`.

@@ -25,4 +25,9 @@ struct HTTPRequestPlan: Sendable {
     var requestGzip = false
     /// Whether the answer may be gzip (`Accept-Encoding`, or a stream's `Connect-Accept-Encoding`).
     var answerGzip = false
+    /// Connect's GET form: the request message from the query (still compressed when
+    /// `requestGzip`); `nil` for a POST.
+    var queryMessage: [UInt8]?
+    /// A GET's `If-None-Match`.
+    var ifNoneMatch: String?
 }

@@ -4,9 +4,10 @@ import WorkoutProtocol
 @testable import WorkoutServer
 
 /// gzip both ways on the HTTP face, as Connect specifies: request bodies and stream messages
-/// taken in gzip (bounded like any body), answers in gzip when the client asks; the
-/// dashboard's files with a strong ETag, 304 and gzip.
-@Suite("The connection machine's HTTP face: compression and revalidation")
+/// taken in gzip (bounded like any body), answers in gzip when the client asks; Connect's GET
+/// form of the methods without side effects, with an ETag and 304; the dashboard's files with
+/// a strong ETag, 304 and gzip.
+@Suite("The connection machine's HTTP face: compression, Connect's GET and revalidation")
 struct HTTPCompressionMachineTests {
     typealias Exchange = HTTPMachineTests.Exchange
 
@@ -136,7 +137,7 @@ struct HTTPCompressionMachineTests {
         let first = harness.machine.output.withUnreadBytes { Array($0) }
         _ = harness.machine.wrote(first.count, now: .zero)
         let text = String(decoding: first, as: UTF8.self)
-        #expect(text.contains("ETag: \(asset.entityTag)\r\n") && text.contains("Content-Encoding: gzip\r\n"))
+        #expect(text.contains("ETag: W/\(asset.entityTag)\r\n") && text.contains("Content-Encoding: gzip\r\n"))
         #expect(asset.entityTag.count == 34 && asset.entityTag.hasPrefix("\""))
         let headEnd = try #require(text.range(of: "\r\n\r\n")).upperBound.utf16Offset(in: text)
         #expect(try Compression.inflate(Array(first[headEnd...]), maxSize: 1 << 20, format: .gzip) == asset.body)
@@ -151,5 +152,94 @@ struct HTTPCompressionMachineTests {
         harness.send(bytes: Array("GET / HTTP/1.1\r\nHost: h\r\nIf-None-Match: \"stale\"\r\n\r\n".utf8))
         let changed = harness.machine.output.withUnreadBytes { String(decoding: $0, as: UTF8.self) }
         #expect(changed.hasPrefix("HTTP/1.1 200 OK") && changed.contains("<title>W</title>") && !changed.contains("Content-Encoding"))
+    }
+
+    static func get(_ path: String, _ query: String, headers: [String] = []) -> [UInt8] {
+        var text = "GET \(path)?\(query) HTTP/1.1\r\nHost: h\r\n"
+        for header in headers { text += header + "\r\n" }
+        return Array((text + "\r\n").utf8)
+    }
+
+    /// The head's fields and the body of the one answer in `text`.
+    static func split(_ text: String) -> (head: String, body: String) {
+        let parts = text.components(separatedBy: "\r\n\r\n")
+        return (parts[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
+    }
+
+    @Test("Connect's GET form runs a method without side effects, answers with an ETag, and If-None-Match of an unchanged answer is 304")
+    func getWithEntityTags() throws {
+        var exchange = Exchange()
+        let path = MethodCatalog.mealsOfDay.descriptor.httpPath
+        exchange.harness.send(bytes: Self.get(path, "connect=v1&encoding=json&message=%7B%22day%22%3A%7B%22year%22%3A2026%2C%22month%22%3A12%2C%22day%22%3A8%7D%7D", headers: [HTTPMachineTests.bearer]))
+        exchange.authenticated(.success(Array(repeating: 1, count: 16)))
+        let call = try #require(exchange.runs.first)
+        #expect(try Workout_V1_MealsOfDayRequest(serializedBytes: call.body).day.day == 8)
+        var day = Workout_V1_MealsOfDayResponse()
+        day.totals.calories = 640
+        exchange.harness.finish(call.callID, .success(try day.serializedBytes()))
+        let (head, body) = Self.split(exchange.read())
+        #expect(head.hasPrefix("HTTP/1.1 200 OK") && head.contains("Cache-Control: private, no-cache"))
+        let tag = try #require(head.components(separatedBy: "\r\n").first { $0.hasPrefix("ETag: ") }).dropFirst(6)
+        #expect(tag.count == 34 && body.contains("640"))
+
+        // Unchanged: 304 without a body. Changed: 200 with another tag.
+        for (calories, status) in [(640.0, "304"), (700.0, "200")] {
+            exchange.harness.send(bytes: Self.get(path, "encoding=json&message=%7B%7D", headers: [HTTPMachineTests.bearer, "If-None-Match: \(tag)"]))
+            let again = try #require(exchange.runs.first)
+            day.totals.calories = calories
+            exchange.harness.finish(again.callID, .success(try day.serializedBytes()))
+            let (head, body) = Self.split(exchange.read())
+            #expect(head.hasPrefix("HTTP/1.1 \(status) "), "\(calories)")
+            #expect(head.contains("ETag: \(tag)") == (status == "304"))
+            #expect(body.isEmpty == (status == "304"))
+        }
+
+        // Another member with the same answer gets another tag: one member's tag never
+        // matches another's.
+        var other = Exchange()
+        other.harness.send(bytes: Self.get(path, "encoding=json&message=%7B%7D", headers: [HTTPMachineTests.bearer, "If-None-Match: \(tag)"]))
+        other.authenticated(.success(Array(repeating: 2, count: 16)))
+        day.totals.calories = 640
+        other.harness.finish(try #require(other.runs.first).callID, .success(try day.serializedBytes()))
+        let otherHead = Self.split(other.read()).head
+        #expect(otherHead.hasPrefix("HTTP/1.1 200 OK") && !otherHead.contains("ETag: \(tag)"))
+    }
+
+    @Test("GET with base64=1 and encoding=proto; a gzip message under compression=gzip")
+    func getForms() throws {
+        var request = Workout_V1_MealsOfDayRequest()
+        request.day.year = 2026
+        request.timeZone = "Europe/Berlin"
+        let bytes: [UInt8] = try request.serializedBytes()
+        let base64url = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        let gzipped = Data(Compression.deflate(bytes, format: .gzip)).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        for query in ["encoding=proto&base64=1&message=\(base64url)", "encoding=proto&base64=1&compression=gzip&message=\(gzipped)"] {
+            var exchange = Exchange()
+            exchange.harness.send(bytes: Self.get(MethodCatalog.mealsOfDay.descriptor.httpPath, query, headers: [HTTPMachineTests.bearer]))
+            exchange.authenticated(.success(Array(repeating: 1, count: 16)))
+            let call = try #require(exchange.runs.first, "\(query)")
+            #expect(try Workout_V1_MealsOfDayRequest(serializedBytes: call.body) == request)
+        }
+    }
+
+    @Test("GET is refused for a method with side effects, and for a query that is not Connect's", arguments: [
+        ("/workout.v1.LoggingService/LogWeight", "encoding=json&message=%7B%7D", "405"),
+        ("/workout.v1.QueriesService/MealsOfDay", "message=%7B%7D", "400"),
+        ("/workout.v1.QueriesService/MealsOfDay", "encoding=json", "400"),
+        ("/workout.v1.QueriesService/MealsOfDay", "encoding=xml&message=%7B%7D", "415"),
+        ("/workout.v1.QueriesService/MealsOfDay", "encoding=json&base64=1&message=%%%", "400"),
+        ("/workout.v1.QueriesService/MealsOfDay", "encoding=json&base64=1&message=not*base64", "400"),
+        ("/workout.v1.QueriesService/MealsOfDay", "encoding=json&encoding=proto&message=%7B%7D", "400"),
+        ("/workout.v1.QueriesService/MealsOfDay", "connect=v2&encoding=json&message=%7B%7D", "400"),
+        ("/workout.v1.QueriesService/MealsOfDay", "encoding=json&compression=br&message=%7B%7D", "415"),
+    ])
+    func getRefusals(path: String, query: String, status: String) {
+        var exchange = Exchange()
+        exchange.harness.send(bytes: Self.get(path, query))
+        let answer = exchange.read()
+        #expect(answer.hasPrefix("HTTP/1.1 \(status) "), "\(query): \(answer.prefix(300))")
+        #expect(exchange.runs.isEmpty)
     }
 }

@@ -81,7 +81,8 @@ struct HTTPMachineTests {
     }
 
     @Test("Refusals before a method runs answer Connect's JSON error with their HTTP status, then close", arguments: [
-        ("GET /workout.v1.MetaService/Health HTTP/1.1\r\n\r\n", "405", "unimplemented"),
+        ("GET /workout.v1.AuthService/Login HTTP/1.1\r\n\r\n", "405", "unimplemented"),
+        ("GET /workout.v1.MetaService/Health HTTP/1.1\r\n\r\n", "400", "invalid_argument"),
         ("POST /nowhere HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", "404", "unimplemented"),
         ("POST /workout.v1.MetaService/Health HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}", "415", "unimplemented"),
         ("POST /workout.v1.MetaService/Health HTTP/1.1\r\nContent-Type: application/json\r\n\r\n", "411", "invalid_argument"),
