@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # http-ab.sh — meals-day and log-weight over the HTTP face (Connect's JSON, driven by Debian's
-# wrk with Benchmarks/http/*.lua) beside the binary protocol (workout-bench), against one
+# wrk with Benchmarks/http/*.lua), and meals-day by Connect's GET revalidated by its ETag (every
+# answer a 304), beside the binary protocol (workout-bench), against one
 # workoutd over plain TCP on loopback, in interleaved rounds of one run; then PostgreSQL
 # (pg_yardstick.sh) when its script and postgresql-15 are there. Prints a markdown table.
 #   OUT          directory for the raw results (default: a new temporary directory, printed)
@@ -39,6 +40,13 @@ token=$(curl -s -H 'Content-Type: application/json' \
 export WORKOUT_TOKEN=$token
 export WORKOUT_DAY=$(python3 -c 'import datetime;print(datetime.date.today()-datetime.timedelta(days=1))')
 export WORKOUT_NOW_MS=$(python3 -c 'import time;print(int(time.time()*1000)-3600000)')
+query=$(python3 -c 'import os,urllib.parse;y,m,d=map(int,os.environ["WORKOUT_DAY"].split("-"));print(urllib.parse.quote("{\"day\":{\"year\":%d,\"month\":%d,\"day\":%d}}"%(y,m,d),safe=""))')
+# The day's current ETag; fetched before each GET run, as the log-weight runs bump the member's
+# revision (and so renew the tag) in between.
+current_etag() {
+  curl -s -D - -o /dev/null -H "Authorization: Bearer $token" \
+    "http://127.0.0.1:$port/workout.v1.QueriesService/MealsOfDay?connect=v1&encoding=json&message=$query" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p'
+}
 
 threads=2
 for round in $(seq "$ROUNDS"); do
@@ -47,6 +55,11 @@ for round in $(seq "$ROUNDS"); do
     --duration "$DUR" --warmup 1 --quiet --no-server-stats --json "$OUT/binary_md_$round.json" >/dev/null 2>"$OUT/binary_md_$round.err"
   wrk -t$threads -c"$CONNECTIONS" -d"${DUR}s" -s Benchmarks/http/meals-day.lua "http://127.0.0.1:$port" \
     | tail -1 >"$OUT/http_md_$round.json"
+  WORKOUT_ETAG=$(current_etag)
+  [ -n "$WORKOUT_ETAG" ] || { echo "the GET answered no ETag" >&2; exit 1; }
+  export WORKOUT_ETAG
+  wrk -t$threads -c"$CONNECTIONS" -d"${DUR}s" -s Benchmarks/http/meals-day-get.lua "http://127.0.0.1:$port" \
+    | tail -1 >"$OUT/http_mdget_$round.json"
   "$BIN/workout-bench" --server "127.0.0.1:$port" --scenario log-weight --connections "$CONNECTIONS" --pipeline 1 \
     --duration "$DUR" --warmup 1 --quiet --no-server-stats --json "$OUT/binary_lw_$round.json" >/dev/null 2>"$OUT/binary_lw_$round.err"
   wrk -t$threads -c"$CONNECTIONS" -d"${DUR}s" -s Benchmarks/http/log-weight.lua "http://127.0.0.1:$port" \
@@ -74,15 +87,16 @@ def med(kind):
 pg = load("pg.json")
 print("| shape | binary (workout-bench) | HTTP/JSON (wrk) | HTTP ÷ binary | PostgreSQL | HTTP ÷ PostgreSQL |")
 print("|---|---|---|---|---|---|")
-for shape, pgkey in (("md", "pg_meals_day_c64"), ("lw", "pg_log_weight_c64")):
-    b, h = med(f"binary_{shape}"), med(f"http_{shape}")
+names = {"md": "meals-day", "mdget": "meals-day GET, 304", "lw": "log-weight"}
+for shape, binary, pgkey in (("md", "md", "pg_meals_day_c64"), ("mdget", "md", "pg_meals_day_c64"), ("lw", "lw", "pg_log_weight_c64")):
+    b, h = med(f"binary_{binary}"), med(f"http_{shape}")
     if not b or not h: continue
     ratio = h[0]["ops_per_s"] / b[0]["ops_per_s"]
     p = pg.get(pgkey) if pg else None
     pgtext = f"{p['ops_per_s']:,.0f}/s" if p else "not run"
     pgratio = f"{h[0]['ops_per_s'] / p['ops_per_s']:.1f}×" if p else "—"
     errors = sum(r.get("non_2xx", 0) + r.get("errors", 0) for r in h[1])
-    print(f"| {'meals-day' if shape == 'md' else 'log-weight'} 64×1 | {b[0]['ops_per_s']:,.0f}/s p50 {b[0]['p50_us']:.0f} µs "
+    print(f"| {names[shape]} 64×1 | {b[0]['ops_per_s']:,.0f}/s p50 {b[0]['p50_us']:.0f} µs "
           f"| {h[0]['ops_per_s']:,.0f}/s p50 {h[0]['p50_us']:.0f} µs ({errors} failed) | {ratio:.2f}× | {pgtext} | {pgratio} |")
 print(f"\nmedians of {rounds} interleaved rounds of {os.environ.get('DUR', '5')} s; raw results in {out}")
 PY

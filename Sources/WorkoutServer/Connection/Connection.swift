@@ -43,6 +43,8 @@ final class Connection: @unchecked Sendable {
     private var work: [UInt32: CallWork] = [:]
     /// Write calls whose tasks have not finished (rule 3).
     private var writesInFlight = 0
+    /// The tags of GET answers that follow the member's revision, by call, until they are answered.
+    private var revalidations: [UInt32: Revalidated] = [:]
     /// Runs the tasks of this connection's writes on ``queue``.
     private let executor: DispatchTaskExecutor
 
@@ -257,7 +259,7 @@ final class Connection: @unchecked Sendable {
         guard machine.isRunning(callID) else { return }
         switch result {
         case .success(.reply(let body)):
-            perform(machine.callFinished(callID, .success(body), now: Self.now()))
+            perform(machine.callFinished(callID, .success(body), revalidated: revalidations.removeValue(forKey: callID), now: Self.now()))
         case .success(.bind(_, let body)) where !machine.loginBindsConnection:
             // Over HTTP a login answers its token; each request presents it (no binding).
             perform(machine.callFinished(callID, .success(body), now: Self.now()))
@@ -271,6 +273,7 @@ final class Connection: @unchecked Sendable {
             caller = nil
             perform(machine.callFinished(callID, .success(body), session: .ended, now: Self.now()))
         case .failure(let error):
+            revalidations[callID] = nil
             let failure = CallFailure(error)
             if HouseholdStore.isLackOfSpace(error) {
                 context.storageAlarm.writeRefused(error)
@@ -306,6 +309,7 @@ final class Connection: @unchecked Sendable {
                 authenticate(token)
             case .stopWork(let callID):
                 work.removeValue(forKey: callID)?.stop(on: self)
+                revalidations[callID] = nil
             case .callEnded(let summary):
                 // Numbers the server does not serve share one entry (0, "unknown"): a client
                 // calling made-up methods must not grow Admin.Stats without bound.
@@ -357,6 +361,21 @@ final class Connection: @unchecked Sendable {
         if let refusal = CallAuthorization.refusal(descriptor, caller: caller) {
             answer(call.callID, .failure(refusal))
             return
+        }
+        if let revalidation = call.revalidation, let caller {
+            // The revision is read before the answer is made (RevisionTag): an unchanged
+            // answer costs this one read.
+            do {
+                let tag = RevisionTag.tag(seed: revalidation.seed, revision: try context.household.answerRevision(of: caller))
+                if let tags = revalidation.ifNoneMatch, EntityTag.matches(tags, tag) {
+                    perform(machine.callFinished(call.callID, .success([]), revalidated: Revalidated(entityTag: tag, unchanged: true), now: Self.now()))
+                    return
+                }
+                revalidations[call.callID] = Revalidated(entityTag: tag, unchanged: false)
+            } catch {
+                answer(call.callID, .failure(error))
+                return
+            }
         }
         var requestContext = RequestContext(caller: caller, source: peerHost, agent: machine.clientAgent, maxResponseBytes: peerMaxFrameSize)
         requestContext.signature = call.signature

@@ -29,6 +29,32 @@ package struct ServerCallStart: Sendable, Equatable {
     package var speaksForSession = true
     /// The request's `X-Signature` (HTTP only), for the ingest endpoints to check.
     package var signature: String?
+    /// A GET whose answer follows the member's revision (``RevisionTag``): the driver reads the
+    /// revision first, and answers ``Revalidated`` with `callFinished`.
+    package var revalidation: Revalidation?
+}
+
+/// What a GET of a method whose answer follows the member's revision brings to the driver.
+package struct Revalidation: Sendable, Equatable {
+    /// The member, the method, the encoding and the request (``RevisionTag/seed(member:method:json:request:)``).
+    package let seed: [UInt8]
+    /// The request's `If-None-Match`.
+    package let ifNoneMatch: String?
+}
+
+/// The driver's word on a ``Revalidation``: the answer's tag, and whether `If-None-Match`
+/// named it (the answer is then `304 Not Modified`, and no query ran).
+package struct Revalidated: Sendable, Equatable {
+    /// The tag of the member's answer at the revision read.
+    package let entityTag: String
+    /// Whether the request already holds that answer.
+    package let unchanged: Bool
+
+    /// A tag, and whether the request holds its answer.
+    package init(entityTag: String, unchanged: Bool) {
+        self.entityTag = entityTag
+        self.unchanged = unchanged
+    }
 }
 
 /// A call's final frame went out: for statistics and logs.

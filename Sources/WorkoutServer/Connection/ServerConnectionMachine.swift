@@ -284,15 +284,16 @@ package struct ServerConnectionMachine: Sendable {
     }
 
     /// A call's work ended with `outcome`; `session` says whether it bound or ended the
-    /// connection's session. Ignored when the call already ended (cancelled, timed out).
+    /// connection's session, `revalidated` the tag of a GET's answer (HTTP). Ignored when the
+    /// call already ended (cancelled, timed out).
     package mutating func callFinished(
-        _ callID: UInt32, _ outcome: CallOutcome, session: SessionChange? = nil, now: ConnectionInstant
+        _ callID: UInt32, _ outcome: CallOutcome, session: SessionChange? = nil, revalidated: Revalidated? = nil, now: ConnectionInstant
     ) -> [ServerConnectionAction] {
         var actions: [ServerConnectionAction] = []
         guard core.phase != .closed, let call = core.removeCall(callID) else { return actions }
         onFace(
             binary: { $0.callFinished(callID, call, outcome, session: session, &$1, now: now, &actions) },
-            http: { $0.callFinished(callID, call, outcome, session: session, &$1, now: now, &actions) })
+            http: { $0.callFinished(callID, call, outcome, session: session, revalidated: revalidated, &$1, now: now, &actions) })
         settle(now: now, &actions)
         return actions
     }

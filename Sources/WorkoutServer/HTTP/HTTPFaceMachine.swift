@@ -115,13 +115,13 @@ struct HTTPFaceMachine: Sendable {
     /// a login binds nothing: each request presents its token).
     mutating func callFinished(
         _ callID: UInt32, _ call: ConnectionCore.OpenCall, _ outcome: CallOutcome, session: SessionChange?,
-        _ core: inout ConnectionCore, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]
+        revalidated: Revalidated? = nil, _ core: inout ConnectionCore, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]
     ) {
         if session == .ended {
             core.hasSession = false
             forgetSession()
         }
-        sendFinal(callID, call, outcome, &core, now: now, &actions)
+        sendFinal(callID, call, outcome, revalidated: revalidated, &core, now: now, &actions)
         advance(&core, now: now, &actions)
     }
 
@@ -294,7 +294,7 @@ struct HTTPFaceMachine: Sendable {
     /// (`no-cache`) by its `ETag`: unchanged, the answer is `304 Not Modified` without a body;
     /// else the file, in gzip when the browser takes it.
     private func answerAsset(_ asset: StaticAsset, request: HTTPRequest, keepAlive: Bool, _ core: inout ConnectionCore) {
-        if let tags = request.headerFields[.ifNoneMatch], Self.matches(tags, asset.entityTag) {
+        if let tags = request.headerFields[.ifNoneMatch], EntityTag.matches(tags, asset.entityTag) {
             // What RFC 9110 (15.4.5) asks of a 304, no more: the browser keeps the stored
             // answer's other fields (its Content-Security-Policy among them).
             var fields = HTTPFields()
@@ -326,14 +326,6 @@ struct HTTPFaceMachine: Sendable {
         }
     }
 
-    /// Whether an `If-None-Match` list names `tag` (or is `*`); a weak `W/` tag matches its
-    /// strong form, as RFC 9110's weak comparison for If-None-Match says.
-    static func matches(_ list: String, _ tag: String) -> Bool {
-        list.split(separator: ",").contains { item in
-            let candidate = item.trimmingSpaces
-            return candidate == "*" || candidate == tag || candidate == "W/" + tag
-        }
-    }
 
     /// Runs a request whose body arrived (inflating to at most `limit` bytes), or answers why
     /// not (keeping the connection).
@@ -381,13 +373,18 @@ struct HTTPFaceMachine: Sendable {
         var start = ServerCallStart(callID: callID, method: descriptor.number, body: request)
         start.speaksForSession = plan.authorized
         start.signature = plan.signature
+        if plan.queryMessage != nil, plan.authorized, RevisionTag.methods.contains(descriptor.number) {
+            start.revalidation = Revalidation(
+                seed: RevisionTag.seed(member: memberID ?? [], method: descriptor.number, json: plan.encoding == .json, request: request),
+                ifNoneMatch: plan.ifNoneMatch)
+        }
         actions.append(.run(start))
     }
 
     /// The answer that ends the call in hand: a unary response (its body, or Connect's JSON
     /// error with its HTTP status), or a stream's end message and last chunk.
     private mutating func sendFinal(
-        _ callID: UInt32, _ call: ConnectionCore.OpenCall, _ outcome: CallOutcome,
+        _ callID: UInt32, _ call: ConnectionCore.OpenCall, _ outcome: CallOutcome, revalidated: Revalidated? = nil,
         _ core: inout ConnectionCore, now: ConnectionInstant, _ actions: inout [ServerConnectionAction]
     ) {
         guard case .running(callID, let plan, let streaming) = stage else { return }
@@ -409,12 +406,16 @@ struct HTTPFaceMachine: Sendable {
             core.output.append { ConnectProtocol.writeStreamEnd(failure, to: &$0) }
         } else {
             switch outcome {
+            case .success where revalidated?.unchanged == true && plan.queryMessage != nil:
+                // The member's revision says the request holds the answer: no query ran.
+                let tag = revalidated!.entityTag
+                core.output.append { ConnectProtocol.writeNotModified(entityTag: tag, keepAlive: keepAlive, to: &$0) }
             case .success(let body):
                 do {
                     let answer = plan.encoding == .json ? try plan.descriptor.transcoder.responseJSON(from: body) : body
                     if plan.queryMessage != nil {
-                        let tag = entityTag(of: answer, plan)
-                        if let tags = plan.ifNoneMatch, Self.matches(tags, tag) {
+                        let tag = revalidated?.entityTag ?? entityTag(of: answer, plan)
+                        if let tags = plan.ifNoneMatch, EntityTag.matches(tags, tag) {
                             core.output.append { ConnectProtocol.writeNotModified(entityTag: tag, keepAlive: keepAlive, to: &$0) }
                         } else {
                             core.output.append {
@@ -453,7 +454,7 @@ struct HTTPFaceMachine: Sendable {
         withUnsafeBytes(of: plan.descriptor.number.bigEndian) { hasher.update(bufferPointer: $0) }
         hasher.update(data: [plan.encoding == .json ? 1 : 2])
         hasher.update(data: answer)
-        return "\"" + hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        return EntityTag.quoted(hasher.finalize())
     }
 
     /// Ends every open Watch with `outcome`.

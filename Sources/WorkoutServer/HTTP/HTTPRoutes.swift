@@ -19,7 +19,7 @@ package struct StaticAsset: Sendable {
         self.contentType = contentType
         self.body = body
         self.gzipped = ConnectProtocol.compressedIfSmaller(body)
-        self.entityTag = "\"" + SHA256.hash(data: body).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        self.entityTag = EntityTag.quoted(SHA256.hash(data: body))
     }
 }
 

@@ -205,6 +205,37 @@ struct HTTPCompressionMachineTests {
         #expect(otherHead.hasPrefix("HTTP/1.1 200 OK") && !otherHead.contains("ETag: \(tag)"))
     }
 
+    @Test("A GET of the day's meals asks the driver to revalidate by the member's revision; its word makes the 304 or the tag")
+    func revisionRevalidation() throws {
+        var exchange = Exchange()
+        let path = MethodCatalog.mealsOfDay.descriptor.httpPath
+        exchange.harness.send(bytes: Self.get(path, "encoding=json&message=%7B%7D", headers: [HTTPMachineTests.bearer, "If-None-Match: \"abc\""]))
+        exchange.authenticated(.success(Array(repeating: 1, count: 16)))
+        let call = try #require(exchange.runs.first)
+        let revalidation = try #require(call.revalidation)
+        #expect(revalidation.ifNoneMatch == "\"abc\"")
+        #expect(revalidation.seed == RevisionTag.seed(member: Array(repeating: 1, count: 16), method: MethodCatalog.mealsOfDay.number, json: true, request: call.body))
+        // Unchanged: 304 with the driver's tag, without an answer.
+        exchange.harness.record(exchange.harness.machine.callFinished(
+            call.callID, .success([]), revalidated: Revalidated(entityTag: "\"abc\"", unchanged: true), now: exchange.harness.now))
+        let (head, body) = Self.split(exchange.read())
+        #expect(head.hasPrefix("HTTP/1.1 304 Not Modified") && head.contains("ETag: \"abc\"") && body.isEmpty)
+        // Changed: the answer with the driver's tag.
+        exchange.harness.send(bytes: Self.get(path, "encoding=json&message=%7B%7D", headers: [HTTPMachineTests.bearer]))
+        let again = try #require(exchange.runs.first)
+        exchange.harness.record(exchange.harness.machine.callFinished(
+            again.callID, .success(try Workout_V1_MealsOfDayResponse().serializedBytes()), revalidated: Revalidated(entityTag: "\"def\"", unchanged: false),
+            now: exchange.harness.now))
+        #expect(Self.split(exchange.read()).head.contains("ETag: \"def\""))
+        // A POST, or a GET of a read that does not follow the revision, asks nothing.
+        exchange.harness.send(bytes: Self.post(path, Array("{}".utf8), headers: [HTTPMachineTests.bearer]))
+        #expect(try #require(exchange.runs.first).revalidation == nil)
+        exchange.harness.finish(try #require(exchange.runs.first).callID)
+        _ = exchange.read()
+        exchange.harness.send(bytes: Self.get(MethodCatalog.getProfile.descriptor.httpPath, "encoding=json&message=%7B%7D", headers: [HTTPMachineTests.bearer]))
+        #expect(try #require(exchange.runs.first).revalidation == nil)
+    }
+
     @Test("GET with base64=1 and encoding=proto; a gzip message under compression=gzip")
     func getForms() throws {
         var request = Workout_V1_MealsOfDayRequest()
