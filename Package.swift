@@ -188,9 +188,15 @@ let package = Package(
         ),
 
         // The family dashboard's web files (Web/: HTML, CSS, JavaScript modules), compiled in as
-        // strings by scripts/generate-dashboard.sh; workoutd serves them. No dependencies: the
-        // server knows files, not this app.
-        .target(name: "WorkoutDashboard", exclude: ["Web", "README.md"], swiftSettings: strictSettings),
+        // strings at build time by the EmbedDashboard plugin; workoutd serves them. No
+        // dependencies: the server knows files, not this app.
+        .target(
+            name: "WorkoutDashboard", exclude: ["Web", "README.md"], swiftSettings: strictSettings,
+            plugins: ["EmbedDashboard"]),
+        .plugin(
+            name: "EmbedDashboard", capability: .buildTool(), dependencies: ["workout-embed-dashboard"],
+            path: "Plugins/EmbedDashboard"),
+        .executableTarget(name: "workout-embed-dashboard", path: "Plugins/EmbedDashboardTool", swiftSettings: strictSettings),
 
         // Executables.
         .executableTarget(

@@ -1,6 +1,7 @@
 /// The household's dashboard: a small web app (plain HTML, CSS and JavaScript modules, no build
 /// tooling) that `workoutd` serves at `/` on its HTTP face. Its files live in `Web/` and are
-/// compiled into the binary by `scripts/generate-dashboard.sh` (see README.md beside this file).
+/// compiled into the binary at build time by the `EmbedDashboard` plugin (see README.md beside
+/// this file).
 package enum Dashboard {
     /// Every file of the app, at its path (`/app.js`).
     package static var files: [DashboardFile] { generatedFiles }

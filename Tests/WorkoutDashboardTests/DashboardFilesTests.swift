@@ -20,9 +20,9 @@ private func webFiles() throws -> [String: Data] {
     @Test func theCompiledFilesAreTheWebFolderAsItIsNow() throws {
         let onDisk = try webFiles()
         let compiled = Dashboard.files
-        #expect(Set(compiled.map(\.path)) == Set(onDisk.keys), "run scripts/generate-dashboard.sh")
+        #expect(Set(compiled.map(\.path)) == Set(onDisk.keys), "the EmbedDashboard plugin missed a file")
         for file in compiled {
-            #expect(onDisk[file.path] == Data(file.bytes), "\(file.path) changed: run scripts/generate-dashboard.sh")
+            #expect(onDisk[file.path] == Data(file.bytes), "\(file.path) differs from Web/: the EmbedDashboard plugin did not run again")
         }
     }
 
