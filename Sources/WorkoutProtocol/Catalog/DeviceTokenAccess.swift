@@ -31,12 +31,21 @@ package enum DeviceTokenAccess: Sendable, Hashable {
         switch self {
         case .anyToken: "any"
         case .ownSession: "own_session"
-        case .scope(.read): "read"
-        case .scope(.log): "log"
-        case .scope(.import): "import"
-        case .scope: "unknown"
+        case .scope(let scope): scope.name
         case .signedPost: "signed_post"
         case .none: "none"
+        }
+    }
+}
+
+extension Workout_V1_TokenScope {
+    /// The scope's name as people write it: `read`, `log`, `import`.
+    package var name: String {
+        switch self {
+        case .read: "read"
+        case .log: "log"
+        case .import: "import"
+        default: "unknown"
         }
     }
 }

@@ -140,16 +140,18 @@ extension ConnectProtocol {
     }
 
     /// Whether an `Accept-Encoding` (or `Connect-Accept-Encoding`) list takes gzip: it names
-    /// `gzip` (or `*`) without `q=0`.
+    /// `gzip` without `q=0`, or else `*` without `q=0` (a coding named outranks `*`).
     static func acceptsGzip(_ value: String?) -> Bool {
         guard let value else { return false }
+        var wildcard: Bool?
         for item in value.split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
-            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
+            guard let coding = parts.first else { continue }
             let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return quality > 0
+            if coding == "gzip" || coding == "x-gzip" { return quality > 0 }
+            if coding == "*" { wildcard = quality > 0 }
         }
-        return false
+        return wildcard ?? false
     }
 
     /// The body a handler gets: a unary body inflated when it is gzip, a stream's message taken

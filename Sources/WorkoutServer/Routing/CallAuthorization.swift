@@ -31,15 +31,3 @@ package enum CallAuthorization {
         return CallFailure(.permissionDenied, "this device token (scopes: \(names)) may not call \(method.name)")
     }
 }
-
-extension Workout_V1_TokenScope {
-    /// The scope's name as people write it: `read`, `log`, `import`.
-    package var name: String {
-        switch self {
-        case .read: "read"
-        case .log: "log"
-        case .import: "import"
-        default: "unknown"
-        }
-    }
-}

@@ -63,7 +63,10 @@ struct HTTPCompressionMachineTests {
         var description = Workout_V1_DescribeCatalogResponse()
         description.methods = MethodCatalog.all.map(\.wire)
         let body: [UInt8] = try description.serializedBytes()
-        for (accept, gzipped) in [("Accept-Encoding: gzip, deflate, br", true), ("Accept-Encoding: gzip;q=0, identity", false), ("", false)] {
+        for (accept, gzipped) in [
+            ("Accept-Encoding: gzip, deflate, br", true), ("Accept-Encoding: gzip;q=0, identity", false), ("", false),
+            ("Accept-Encoding: *;q=0, gzip", true), ("Accept-Encoding: br, *", true), ("Accept-Encoding: *, gzip;q=0", false),
+        ] {
             var exchange = Exchange()
             exchange.harness.send(bytes: Self.post("/workout.v1.MetaService/DescribeCatalog", Array("{}".utf8), headers: accept.isEmpty ? [] : [accept]))
             let call = try #require(exchange.runs.first)
