@@ -9,6 +9,8 @@
 #   ROUNDS       rounds of the four measurements (default 3)
 #   CONNECTIONS  load connections (default 64)
 #   PG_YARDSTICK the path of pg_yardstick.sh (default: none, PostgreSQL is skipped)
+#   SERVER_CPU   pin workoutd to this CPU and the load (wrk, workout-bench) to the others, e.g. 0
+#                for the one-core table: a household box's budget (default: no pinning)
 # Needs release builds of workoutd and workout-bench in $BIN (default .build/release), wrk
 # (apt-get install wrk), curl and python3.
 set -euo pipefail
@@ -29,7 +31,14 @@ data="$OUT/data"
 rm -rf "$data"
 "$BIN/workout-bench" --data-dir "$data" --preload-only --quiet >"$OUT/preload.txt" 2>&1
 port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1]);s.close()')
-"$BIN/workoutd" serve --data-dir "$data" --port "$port" --transport plain --log-level warning >"$OUT/workoutd.txt" 2>&1 &
+server_pin=() load_pin=()
+if [ -n "${SERVER_CPU:-}" ]; then
+  others=$(python3 -c 'import os,sys;print(",".join(str(c) for c in sorted(os.sched_getaffinity(0)) if c != int(sys.argv[1])))' "$SERVER_CPU")
+  [ -n "$others" ] || { echo "SERVER_CPU=$SERVER_CPU leaves no CPU for the load" >&2; exit 1; }
+  server_pin=(taskset -c "$SERVER_CPU") load_pin=(taskset -c "$others")
+  echo "workoutd on CPU $SERVER_CPU, the load on $others" >&2
+fi
+"${server_pin[@]}" "$BIN/workoutd" serve --data-dir "$data" --port "$port" --transport plain --log-level warning >"$OUT/workoutd.txt" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null' EXIT
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
@@ -51,18 +60,18 @@ current_etag() {
 threads=2
 for round in $(seq "$ROUNDS"); do
   echo "== round $round" >&2
-  "$BIN/workout-bench" --server "127.0.0.1:$port" --scenario meals-day --connections "$CONNECTIONS" --pipeline 1 \
+  "${load_pin[@]}" "$BIN/workout-bench" --server "127.0.0.1:$port" --scenario meals-day --connections "$CONNECTIONS" --pipeline 1 \
     --duration "$DUR" --warmup 1 --quiet --no-server-stats --json "$OUT/binary_md_$round.json" >/dev/null 2>"$OUT/binary_md_$round.err"
-  wrk -t$threads -c"$CONNECTIONS" -d"${DUR}s" -s Benchmarks/http/meals-day.lua "http://127.0.0.1:$port" \
+  "${load_pin[@]}" wrk -t$threads -c"$CONNECTIONS" -d"${DUR}s" -s Benchmarks/http/meals-day.lua "http://127.0.0.1:$port" \
     | tail -1 >"$OUT/http_md_$round.json"
   WORKOUT_ETAG=$(current_etag)
   [ -n "$WORKOUT_ETAG" ] || { echo "the GET answered no ETag" >&2; exit 1; }
   export WORKOUT_ETAG
-  wrk -t$threads -c"$CONNECTIONS" -d"${DUR}s" -s Benchmarks/http/meals-day-get.lua "http://127.0.0.1:$port" \
+  "${load_pin[@]}" wrk -t$threads -c"$CONNECTIONS" -d"${DUR}s" -s Benchmarks/http/meals-day-get.lua "http://127.0.0.1:$port" \
     | tail -1 >"$OUT/http_mdget_$round.json"
-  "$BIN/workout-bench" --server "127.0.0.1:$port" --scenario log-weight --connections "$CONNECTIONS" --pipeline 1 \
+  "${load_pin[@]}" "$BIN/workout-bench" --server "127.0.0.1:$port" --scenario log-weight --connections "$CONNECTIONS" --pipeline 1 \
     --duration "$DUR" --warmup 1 --quiet --no-server-stats --json "$OUT/binary_lw_$round.json" >/dev/null 2>"$OUT/binary_lw_$round.err"
-  wrk -t$threads -c"$CONNECTIONS" -d"${DUR}s" -s Benchmarks/http/log-weight.lua "http://127.0.0.1:$port" \
+  "${load_pin[@]}" wrk -t$threads -c"$CONNECTIONS" -d"${DUR}s" -s Benchmarks/http/log-weight.lua "http://127.0.0.1:$port" \
     | tail -1 >"$OUT/http_lw_$round.json"
 done
 kill $server; wait $server 2>/dev/null || true
