@@ -144,4 +144,75 @@ struct CurlTests {
             }
         }
     }
+
+    /// The sh block of README.md's curl session, as it is written there.
+    static func readmeSession() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "A session with `curl`"), "README.md lost its curl session")
+        let start = try #require(readme.range(of: "```sh\n", range: section.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+        return String(readme[start.upperBound..<end.lowerBound])
+    }
+
+    @Test("README.md's curl session runs as written against a real server, and run again logs a second weigh-in")
+    func readmeSessionAsWritten() async throws {
+        let session = try Self.readmeSession()
+        try await blocking {
+            try withTemporaryDirectory { path in
+                // The session runs where `workoutd`'s default data directory is the server's.
+                let data = path + "/workout-data"
+                _ = try createOwner(data)
+                let server = try ServeProcess(dataDirectory: data, transport: "tls")
+                defer { server.stop() }
+                let workoutd = try #require(BuiltProduct.path(named: "workoutd", override: "WORKOUTD_BINARY"))
+                // What stands in for the household: `swift run workoutd` is the built workoutd,
+                // workout.local:7420 is this server (curl's connect-to, from ~/.curlrc), and
+                // the member's email and password are the owner's.
+                try FileManager.default.createDirectory(atPath: path + "/bin", withIntermediateDirectories: true)
+                try """
+                    #!/bin/sh
+                    [ "$1" = run ] && [ "$2" = workoutd ] || { echo "swift stand-in: $*" >&2; exit 97; }
+                    shift 2
+                    exec "\(workoutd)" "$@"
+
+                    """.write(toFile: path + "/bin/swift", atomically: true, encoding: .utf8)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path + "/bin/swift")
+                try "connect-to = workout.local:7420:127.0.0.1:\(server.port)\nmax-time = 20\n"
+                    .write(toFile: path + "/.curlrc", atomically: true, encoding: .utf8)
+                let script = session.replacingOccurrences(of: "you@example.com", with: "ada@example.com")
+                    .replacingOccurrences(of: #""password": "…""#, with: #""password": "correct horse battery""#)
+                #expect(script != session && script.contains("ada@example.com") && script.contains("correct horse battery"))
+
+                var runs: [String] = []
+                for _ in 0..<2 {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                    // An interactive shell's aliases, and a stop at the first command that fails.
+                    process.arguments = ["-O", "expand_aliases", "-e", "-o", "pipefail", "-c", script]
+                    process.currentDirectoryURL = URL(fileURLWithPath: path)
+                    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
+                    environment["HOME"] = path
+                    environment["PATH"] = path + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
+                    process.environment = environment
+                    let output = Pipe()
+                    let errors = Pipe()
+                    process.standardOutput = output
+                    process.standardError = errors
+                    try process.run()
+                    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    process.waitUntilExit()
+                    #expect(process.terminationStatus == 0, "\(printed)\n\(said)")
+                    #expect(printed.contains(#""weightKg":71.5"#) && printed.contains(#"{"periods":["#), "\(printed)\n\(said)")
+                    #expect(!printed.contains("replayed"), "a later weigh-in is a new one: \(printed)")
+                    // The next run's M is a later millisecond: a run takes far longer.
+                    runs.append(printed)
+                }
+                // Two weigh-ins, with two ids.
+                let ids = runs.compactMap { run in run.range(of: #""id":""#).map { String(run[$0.upperBound...].prefix(24)) } }
+                #expect(ids.count == 2 && ids[0] != ids[1], "\(runs)")
+            }
+        }
+    }
 }
