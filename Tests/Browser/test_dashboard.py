@@ -328,3 +328,57 @@ def test_the_pages_files_come_in_gzip_and_a_reload_only_revalidates_them(browser
         json.dump(report, f, indent=2)
     print(f"\nThe page's files: {report['cold_transfer_bytes']} bytes cold ({report['cold_decoded_bytes']} inflated), "
           f"{report['warm_transfer_bytes']} bytes on a reload")
+
+
+def test_history_pages_through_twelve_workouts_once_and_a_new_member_sees_the_empty_text(household, artifacts):
+    """History's "Show older" hides after the last page (a button rule used to beat the
+    hidden attribute), pressing it then asks for nothing (it used to append page 1 again: 12
+    workouts became 36 cards), and a member without workouts reads that they have none."""
+    from conftest import Page, _browser
+
+    owner = household.call("Auth.Login", {"email": "olga@example.com", "password": PASSWORD})["sessionToken"]
+    page = Page(_browser(), household)
+    try:
+        for key in ("hana", "ines"):
+            code = household.call("Admin.CreateInvite", {"role": "ROLE_MEMBER"}, owner)["code"]
+            email = f"{key}@example.com"
+            household.call("Auth.Register", {"inviteCode": code, "password": PASSWORD, "deviceName": "test",
+                                             "profile": {"email": email, "firstName": key.title(), "timeZone": ZONE}})
+            household.members[key] = {"email": email, "name": key.title()}
+        hana = household.call("Auth.Login", {"email": "hana@example.com", "password": PASSWORD})["sessionToken"]
+        now = int(datetime.datetime.now().timestamp() * 1000)
+        for index in range(12):
+            household.call("Logging.LogWorkout", {"workout": {
+                "workoutType": "running", "durationSeconds": 1800, "caloriesBurned": 300,
+                "performedAtMs": str(now - (index + 1) * 86_400_000)}}, hana)
+
+        def history_shows():
+            cards = page.driver.find_elements(By.CSS_SELECTOR, "section[aria-label='Workouts, newest first'] li")
+            more = page.driver.find_element(By.XPATH, "//button[normalize-space()='Show older']")
+            empty = page.driver.find_element(By.CSS_SELECTOR, "section[aria-label='Workouts, newest first'] p.empty")
+            return len(cards), more.is_displayed(), empty.is_displayed()
+
+        page.open()
+        before = page.sign_in("hana")
+        page.wait(lambda: page.drawn() > before and page.screen() == "today", message="Hana was not signed in")
+        page.go("history")
+        assert history_shows() == (10, True, False)
+        page.driver.find_element(By.XPATH, "//button[normalize-space()='Show older']").click()
+        page.wait(lambda: history_shows()[0] == 12, message=f"the second page did not come: {history_shows()}")
+        page.settle()
+        assert history_shows() == (12, False, False)
+        # Pressed anyway (a script can), it asks for nothing: no page comes twice.
+        page.driver.execute_script("document.evaluate(\"//button[normalize-space()='Show older']\", document, null, 9, null).singleNodeValue.click()")
+        page.settle()
+        assert history_shows() == (12, False, False)
+        page.shot(artifacts, "history-twelve")
+
+        page.driver.execute_script("sessionStorage.clear(); localStorage.clear()")
+        page.open()
+        before = page.sign_in("ines")
+        page.wait(lambda: page.drawn() > before and page.screen() == "today", message="Ines was not signed in")
+        page.go("history")
+        assert history_shows() == (0, False, True)
+        page.shot(artifacts, "history-empty")
+    finally:
+        page.driver.quit()

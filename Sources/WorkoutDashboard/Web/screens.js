@@ -178,7 +178,10 @@ function totalsStrip() {
 
 async function history() {
   const list = h('ul', { class: 'list' });
-  const more = h('button', { type: 'button', class: 'secondary' }, 'Show older');
+  const empty = h('p', { class: 'empty', hidden: true }, 'No workouts yet.');
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Show older');
+  // The next page's token; '' once the last page is shown (there is no page after it to ask
+  // for: a request without a token would be the first page again).
   let token = '';
   async function load() {
     more.disabled = true;
@@ -187,12 +190,12 @@ async function history() {
     token = page.nextPageToken || '';
     more.disabled = false;
     more.hidden = !token;
-    if (!list.children.length) list.replaceWith(h('p', { class: 'empty' }, 'No workouts yet.'));
+    empty.hidden = list.children.length > 0;
   }
-  more.addEventListener('click', load);
+  more.addEventListener('click', () => { if (token && !more.disabled) load(); });
   const [profile] = await Promise.all([call('Profile.GetProfile'), load()]);
   app.totals = profile.totals || app.totals;
-  return h('div', {}, h('h1', {}, 'History'), totalsStrip(), section('Workouts, newest first', list, more));
+  return h('div', {}, h('h1', {}, 'History'), totalsStrip(), section('Workouts, newest first', empty, list, more));
 }
 
 async function achievements() {
