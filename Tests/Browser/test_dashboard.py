@@ -382,3 +382,32 @@ def test_history_pages_through_twelve_workouts_once_and_a_new_member_sees_the_em
         page.shot(artifacts, "history-empty")
     finally:
         page.driver.quit()
+
+
+def test_the_header_says_not_connected_while_calls_fail_and_nothing_once_signed_out(browser):
+    """The header said "● Live" while every call failed, and kept its green dot on the sign-in
+    page after the session ended."""
+    ensure_signed_in(browser)
+    browser.go("today")
+    live = lambda: browser.driver.find_element(By.ID, "live")
+    dot = lambda: browser.driver.execute_script("return getComputedStyle(document.getElementById('live'), '::before').content")
+    browser.wait(lambda: live().text == "Live", message="Watch not live")
+    household = browser.household
+    household.stop()
+    try:
+        browser.driver.execute_script("location.hash = '#week'")
+        browser.wait(lambda: live().text == "Not connected", message=f"the header says {live().text!r} while calls fail")
+        assert live().get_attribute("data-state") == "offline"
+    finally:
+        household.start()
+    browser.go("today")
+    browser.wait(lambda: live().text == "Live", timeout=30, message=f"the header says {live().text!r} with the server back")
+
+    # The session ends elsewhere (signed out from another device): the sign-in page says nothing
+    # of a connection, and shows no dot.
+    token = browser.driver.execute_script("return sessionStorage.getItem('workout.token')")
+    household.call("Auth.Logout", {}, token)
+    browser.driver.execute_script("location.hash = '#week'")
+    browser.wait(lambda: browser.driver.find_elements(By.CSS_SELECTOR, "form.sign-in"), message="the sign-in page did not come")
+    assert live().text == "" and live().get_attribute("data-state") is None
+    assert dot() in ("none", "normal"), dot()

@@ -186,28 +186,16 @@ struct CurlTests {
 
                 var runs: [String] = []
                 for _ in 0..<2 {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/bin/bash")
                     // An interactive shell's aliases, and a stop at the first command that fails.
-                    process.arguments = ["-O", "expand_aliases", "-e", "-o", "pipefail", "-c", script]
-                    process.currentDirectoryURL = URL(fileURLWithPath: path)
-                    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
-                    environment["HOME"] = path
-                    environment["PATH"] = path + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
-                    process.environment = environment
-                    let output = Pipe()
-                    let errors = Pipe()
-                    process.standardOutput = output
-                    process.standardError = errors
-                    try process.run()
-                    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    process.waitUntilExit()
-                    #expect(process.terminationStatus == 0, "\(printed)\n\(said)")
-                    #expect(printed.contains(#""weightKg":71.5"#) && printed.contains(#"{"periods":["#), "\(printed)\n\(said)")
-                    #expect(!printed.contains("replayed"), "a later weigh-in is a new one: \(printed)")
+                    let run = try ProcessRunner.run(
+                        "/bin/bash", ["-O", "expand_aliases", "-e", "-o", "pipefail", "-c", script],
+                        environment: ["HOME": path, "PATH": path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")],
+                        removing: ["WORKOUTD_"], in: path, timeout: 60)
+                    #expect(run.status == 0 && !run.killed, "\(run)")
+                    #expect(run.output.contains(#""weightKg":71.5"#) && run.output.contains(#"{"periods":["#), "\(run)")
+                    #expect(!run.output.contains("replayed"), "a later weigh-in is a new one: \(run)")
                     // The next run's M is a later millisecond: a run takes far longer.
-                    runs.append(printed)
+                    runs.append(run.output)
                 }
                 // Two weigh-ins, with two ids.
                 let ids = runs.compactMap { run in run.range(of: #""id":""#).map { String(run[$0.upperBound...].prefix(24)) } }

@@ -26,8 +26,11 @@ export const session = {
   },
 };
 
-/** Called when the server no longer knows the session (set by the app). */
-export const hooks = { signedOut: () => {} };
+/**
+ * Set by the app: `signedOut` when the server no longer knows the session; `reached` after each
+ * call, with whether the server answered at all (a network failure is `false`).
+ */
+export const hooks = { signedOut: () => {}, reached: () => {} };
 
 function path(method) {
   const [service, name] = method.split('.');
@@ -53,7 +56,9 @@ export async function call(method, request = {}, options = {}) {
     let response;
     try {
       response = await fetch(path(method), { method: 'POST', headers: headers('application/json', key), body: JSON.stringify(request) });
+      hooks.reached(true);
     } catch (error) {
+      hooks.reached(false);
       lastError = new CallError('unavailable', 'The server cannot be reached. Check the connection and try again.', 0);
       await new Promise((resolve) => setTimeout(resolve, 300 * (attempt + 1)));
       continue;

@@ -10,6 +10,8 @@ const main = document.getElementById('main');
 const nav = document.getElementById('nav');
 const who = document.getElementById('who');
 const live = document.getElementById('live');
+/** What the header says of the connection: Watch's state, and whether calls reach the server. */
+const connection = { watch: '', reachable: true };
 let stopWatching = null;
 let drawing = 0;
 let pending = null;
@@ -75,10 +77,30 @@ function startWatching() {
     }
     if (changed) app.refresh();
   }, (state) => {
-    live.textContent = state === 'live' ? 'Live' : 'Reconnecting…';
-    live.dataset.state = state;
+    connection.watch = state;
+    if (state === 'live') connection.reachable = true;
+    showConnection();
   });
 }
+
+/**
+ * The header's word on the connection, from what was last seen: nothing while signed out;
+ * "Not connected" while the browser is offline or the last call did not reach the server;
+ * else Watch's state ("Live", "Reconnecting…").
+ */
+function showConnection() {
+  const signedOut = document.body.classList.contains('signed-out');
+  const state = signedOut ? '' : !navigator.onLine || !connection.reachable ? 'offline' : connection.watch;
+  live.textContent = { live: 'Live', reconnecting: 'Reconnecting…', offline: 'Not connected' }[state] || '';
+  if (state) live.dataset.state = state; else delete live.dataset.state;
+}
+hooks.reached = (reached) => {
+  if (connection.reachable === reached) return;
+  connection.reachable = reached;
+  showConnection();
+};
+window.addEventListener('online', showConnection);
+window.addEventListener('offline', showConnection);
 
 /** After sign-in or a reload with a session: the shell, the screen, then Watch. */
 async function start(known) {
@@ -119,7 +141,8 @@ function signIn(message) {
   document.body.classList.add('signed-out');
   nav.hidden = true;
   who.textContent = '';
-  live.textContent = '';
+  connection.watch = '';
+  showConnection();
   delete main.dataset.screen;
   document.title = 'Sign in · Workout';
   const line = status();
