@@ -54,43 +54,45 @@ package enum ProcessRunner {
         try Data().write(to: errorFile)
         try Data((input ?? "").utf8).write(to: inputFile)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var variables = ProcessInfo.processInfo.environment.filter { variable in
             !prefixes.contains { variable.key.hasPrefix($0) }
         }
         variables.merge(environment) { _, new in new }
-        process.environment = variables
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let output = try FileHandle(forWritingTo: outputFile)
         let error = try FileHandle(forWritingTo: errorFile)
-        let standardInput = input == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: inputFile)
+        // A descriptor of its own: FileHandle.nullDevice has none on Linux.
+        let standardInput = try FileHandle(forReadingFrom: input == nil ? URL(fileURLWithPath: "/dev/null") : inputFile)
         defer {
             try? output.close()
             try? error.close()
-            if input != nil { try? standardInput.close() }
+            try? standardInput.close()
         }
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = standardInput
         let started = Date()
-        try process.run()
+        // Not Foundation's Process: its start crashes now and then on Linux (see Spawn).
+        let pid = try Spawn.start(
+            executable, arguments, environment: variables, directory: directory,
+            input: standardInput.fileDescriptor, output: output.fileDescriptor, error: error.fileDescriptor)
         let expired = TimeoutFlag()
-        let watchdog = DispatchWorkItem { [process] in
-            if process.isRunning {
+        let finished = TimeoutFlag()
+        let watchdog = DispatchWorkItem {
+            if !finished.isSet {
                 expired.set()
-                process.terminate()
+                kill(pid, SIGTERM)
             }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        process.waitUntilExit()
+        let ending = Spawn.wait(pid)
+        finished.set()
         watchdog.cancel()
+        let (status, killed): (Int32, Bool) = switch ending {
+        case .exited(let code): (code, false)
+        case .signaled(let signal): (signal, true)
+        }
         return ProcessResult(
-            status: process.terminationStatus,
+            status: status,
             output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
             error: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self),
-            killed: process.terminationReason == .uncaughtSignal,
+            killed: killed,
             timedOut: expired.isSet,
             seconds: Date().timeIntervalSince(started))
     }
