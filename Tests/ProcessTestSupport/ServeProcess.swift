@@ -7,9 +7,11 @@ import Darwin
 
 /// A running `workoutd serve` process on a free loopback port.
 package final class ServeProcess: @unchecked Sendable {
-    // Safe because: the process handle is used from one test thread at a time.
-    /// The server process.
-    package let process = Process()
+    // Safe because: a test uses the process from one thread at a time.
+    /// The server's process id.
+    package let pid: pid_t
+    /// How it ended, once that was seen.
+    private var ending: Spawn.Ending?
     /// The port it listens on (127.0.0.1).
     package let port: Int
     /// Its standard output (after the first line, which named the port).
@@ -30,14 +32,17 @@ package final class ServeProcess: @unchecked Sendable {
         guard let binary = BuiltProduct.path(named: "workoutd", override: "WORKOUTD_BINARY") else {
             throw ServeProcessError(output: "the workoutd binary was not found next to the tests; set WORKOUTD_BINARY")
         }
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--data-dir", dataDirectory, "--port", String(requestedPort), "--log-level", "warning"] + extra
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WORKOUTD_") }
             .merging(["WORKOUTD_TRANSPORT": transport]) { _, new in new }
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        // Not Foundation's Process: its start crashes now and then on Linux (see Spawn).
+        let null = try FileHandle(forUpdating: URL(fileURLWithPath: "/dev/null"))
+        defer { try? null.close() }
+        pid = try Spawn.start(
+            binary, ["serve", "--data-dir", dataDirectory, "--port", String(requestedPort), "--log-level", "warning"] + extra,
+            environment: environment, directory: nil,
+            input: null.fileDescriptor, output: output.fileHandleForWriting.fileDescriptor, error: null.fileDescriptor)
+        // The child holds the write end now: the pipe ends when the server does.
+        try output.fileHandleForWriting.close()
         // The first line names the address: "workoutd 0.1.0: serving on 127.0.0.1:PORT".
         var line = Data()
         let deadline = Date().addingTimeInterval(30)
@@ -48,7 +53,8 @@ package final class ServeProcess: @unchecked Sendable {
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let portText = text.split(separator: "\n").first?.split(separator: ":").last, let port = Int(portText) else {
-            process.terminate()
+            kill(pid, SIGKILL)
+            _ = Spawn.wait(pid)
             throw ServeProcessError(output: text)
         }
         self.port = port
@@ -58,19 +64,31 @@ package final class ServeProcess: @unchecked Sendable {
     /// What the server printed first (its address line, and what came in the same read).
     package let banner: String
 
-    /// Sends `signal` and waits (at most 30 s, then it is terminated) for the process to end.
+    /// Sends `signal` and waits (at most 30 s, then it is killed) for the process to end.
     ///
     /// - Parameter signal: E.g. `SIGTERM` for a graceful stop, `SIGKILL` for a crash.
     /// - Returns: How it ended.
     @discardableResult
     package func stop(_ signal: Int32 = SIGTERM) -> (reason: Process.TerminationReason, status: Int32) {
         // An ended process is not signalled again (its id may belong to another by now).
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        if isRunning { kill(pid, signal) }
         let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return (process.terminationReason, process.terminationStatus)
+        while isRunning && Date() < deadline { usleep(10_000) }
+        if isRunning { kill(pid, SIGKILL) }
+        if ending == nil { ending = Spawn.wait(pid) }
+        switch ending! {
+        case .exited(let code): return (.exit, code)
+        case .signaled(let number): return (.uncaughtSignal, number)
+        }
+    }
+
+    /// Whether the server has not ended yet (it is reaped, and its ending kept, once it has).
+    package var isRunning: Bool {
+        guard ending == nil else { return false }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+        ending = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
+        return false
     }
 }
 

@@ -49,8 +49,8 @@ struct HostileDeviceTests {
     }
 
     /// The server's anonymous resident memory, from /proc.
-    static func anonymousMemory(of process: Process) -> UInt64 {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+    static func anonymousMemory(of pid: pid_t) -> UInt64 {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         for line in status.split(separator: "\n") where line.hasPrefix("RssAnon:") {
             return (UInt64(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1]) ?? 0) * 1_024
         }
@@ -79,7 +79,7 @@ struct HostileDeviceTests {
         // On a thread of its own: a long blocking test must not hold the cooperative pool.
         try await blocking {
             try Self.withServer { server, member in
-                let before = Self.anonymousMemory(of: server.process)
+                let before = Self.anonymousMemory(of: server.pid)
                 // 96 devices without a session announce 4 MiB: refused at the header.
                 for index in 0..<96 {
                     let hostile = try TestConnection(port: server.port, timeout: 10, source: "127.0.0.2")
@@ -105,7 +105,7 @@ struct HostileDeviceTests {
                     if index % 8 == 0 { try member.checkServed("while signed-in devices hold large frames") }
                 }
                 let stats = try member.stats()
-                let held = Self.anonymousMemory(of: server.process)
+                let held = Self.anonymousMemory(of: server.pid)
                 #expect(stats.shedConnections > 0, "the devices holding the most were shed")
                 #expect(stats.incompleteFrameBytes <= 20 << 20, "the 16 MiB budget and one read")
                 #expect(held < before + (64 << 20), "anonymous memory \(held >> 20) MiB, \(before >> 20) MiB before")
