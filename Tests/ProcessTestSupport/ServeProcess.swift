@@ -71,11 +71,17 @@ package final class ServeProcess: @unchecked Sendable {
     @discardableResult
     package func stop(_ signal: Int32 = SIGTERM) -> (reason: Process.TerminationReason, status: Int32) {
         // An ended process is not signalled again (its id may belong to another by now).
-        if isRunning { kill(pid, signal) }
-        let deadline = Date().addingTimeInterval(30)
-        while isRunning && Date() < deadline { usleep(10_000) }
-        if isRunning { kill(pid, SIGKILL) }
-        if ending == nil { ending = Spawn.wait(pid) }
+        if isRunning {
+            kill(pid, signal)
+            // Its end, as waitpid reports it on another thread: no polling.
+            let reaped = Reaped()
+            DispatchQueue.global().async { [pid] in reaped.set(Spawn.wait(pid)) }
+            if reaped.ended.wait(timeout: .now() + 30) == .timedOut {
+                kill(pid, SIGKILL)
+                reaped.ended.wait()
+            }
+            ending = reaped.ending
+        }
         switch ending! {
         case .exited(let code): return (.exit, code)
         case .signaled(let number): return (.uncaughtSignal, number)
@@ -89,6 +95,18 @@ package final class ServeProcess: @unchecked Sendable {
         guard waitpid(pid, &status, WNOHANG) == pid else { return true }
         ending = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
         return false
+    }
+}
+
+/// A child's end, handed from the thread that waited for it.
+private final class Reaped: @unchecked Sendable {
+    // Safe because: `ending` is written once before `ended` is signalled, and read after.
+    let ended = DispatchSemaphore(value: 0)
+    private(set) var ending: Spawn.Ending?
+
+    func set(_ ending: Spawn.Ending) {
+        self.ending = ending
+        ended.signal()
     }
 }
 

@@ -375,7 +375,7 @@ struct HTTPFaceMachine: Sendable {
         start.signature = plan.signature
         if plan.queryMessage != nil, plan.authorized, RevisionTag.methods.contains(descriptor.number) {
             start.revalidation = Revalidation(
-                seed: RevisionTag.seed(member: memberID ?? [], method: descriptor.number, json: plan.encoding == .json, request: request),
+                seed: RevisionTag.seed(member: memberID ?? [], method: descriptor.number, json: plan.encoding == .json, content: request),
                 ifNoneMatch: plan.ifNoneMatch)
         }
         actions.append(.run(start))
@@ -449,12 +449,8 @@ struct HTTPFaceMachine: Sendable {
     /// each GET, so a tag never outlives the data it stands for; the member is in it, so one
     /// member's tag never matches another's answer.
     private func entityTag(of answer: [UInt8], _ plan: HTTPRequestPlan) -> String {
-        var hasher = SHA256()
-        hasher.update(data: memberID ?? [])
-        withUnsafeBytes(of: plan.descriptor.number.bigEndian) { hasher.update(bufferPointer: $0) }
-        hasher.update(data: [plan.encoding == .json ? 1 : 2])
-        hasher.update(data: answer)
-        return EntityTag.quoted(hasher.finalize())
+        let seed = RevisionTag.seed(member: memberID ?? [], method: plan.descriptor.number, json: plan.encoding == .json, content: answer)
+        return EntityTag.quoted(SHA256.hash(data: seed))
     }
 
     /// Ends every open Watch with `outcome`.

@@ -16,12 +16,13 @@ package enum RevisionTag {
     /// no clock and on no one else's records.
     package static let methods: Set<UInt32> = [MethodCatalog.mealsOfDay.number, MethodCatalog.workoutHistory.number]
 
-    /// What the request contributes: the member, the method, the encoding and the request.
-    package static func seed(member: [UInt8], method: UInt32, json: Bool, request: [UInt8]) -> [UInt8] {
+    /// What a tag is over besides the revision: the member, the method, the encoding and
+    /// `content` (the request; for the GETs whose tag is over their answer, the answer).
+    package static func seed(member: [UInt8], method: UInt32, json: Bool, content: [UInt8]) -> [UInt8] {
         var seed = [UInt8(member.count)] + member
         withUnsafeBytes(of: method.bigEndian) { seed += $0 }
         seed.append(json ? 1 : 2)
-        return seed + request
+        return seed + content
     }
 
     /// The tag for `seed` at `revision`, quoted.

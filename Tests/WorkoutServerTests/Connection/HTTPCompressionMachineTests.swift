@@ -217,7 +217,7 @@ struct HTTPCompressionMachineTests {
         let call = try #require(exchange.runs.first)
         let revalidation = try #require(call.revalidation)
         #expect(revalidation.ifNoneMatch == "\"abc\"")
-        #expect(revalidation.seed == RevisionTag.seed(member: Array(repeating: 1, count: 16), method: MethodCatalog.mealsOfDay.number, json: true, request: call.body))
+        #expect(revalidation.seed == RevisionTag.seed(member: Array(repeating: 1, count: 16), method: MethodCatalog.mealsOfDay.number, json: true, content: call.body))
         // Unchanged: 304 with the driver's tag, without an answer.
         exchange.harness.record(exchange.harness.machine.callFinished(
             call.callID, .success([]), revalidated: Revalidated(entityTag: "\"abc\"", unchanged: true), now: exchange.harness.now))
